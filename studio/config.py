@@ -1,0 +1,205 @@
+"""Studio configuration: config/*.toml, validated so that an invalid file is rejected with a
+message naming the key (e.g. ``tables[0].limits.main_max``).
+
+pydantic (already a dependency of SQLModel) does the validation: it reports the path of every
+bad key, which is exactly the message a technician editing TOML needs.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from studio.cards import DeckArt
+from studio.games.sette_e_mezzo_live import LivePaytable
+from studio.odds import OddsError, parse_odds
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CONFIG = PROJECT_ROOT / "config" / "studio.toml"
+
+
+class ConfigError(ValueError):
+    """The configuration file is missing, not TOML, or has an invalid key."""
+
+    code = "config.invalid"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Cents = Annotated[int, Field(ge=0)]
+Odds = Annotated[str, Field(pattern=r"^\d+:\d+$")]
+
+
+class Timers(_Strict):
+    betting_window_s: float = Field(gt=0)
+    decision_s: float = Field(gt=0)
+    pause_between_rounds_s: float = Field(ge=0)
+
+
+class Limits(_Strict):
+    """Per-bet limits in cents; `round_max_total` caps one player's stakes in one round."""
+
+    main_min: Cents
+    main_max: Cents
+    side_min: Cents
+    side_max: Cents
+    round_max_total: Cents
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Limits:
+        if self.main_min > self.main_max:
+            raise ValueError("main_min is above main_max")
+        if self.side_min > self.side_max:
+            raise ValueError("side_min is above side_max")
+        return self
+
+
+class LivePaytableConfig(_Strict):
+    win: Odds
+    royal: Odds
+    pp_sevens: Odds
+    pp_figures: Odds
+    pp_low: Odds
+    mdp_scala_reale: Odds
+    mdp_scala_colore: Odds
+    mdp_tris: Odds
+    mdp_colore: Odds
+    mdp_scala: Odds
+
+    def to_paytable(self) -> LivePaytable:
+        return LivePaytable(**{k: parse_odds(v) for k, v in self.model_dump().items()})
+
+
+class QuotaFissaPaytableConfig(_Strict):
+    win: Odds
+
+    @property
+    def win_odds(self) -> Fraction:
+        return parse_odds(self.win)
+
+
+class SerialDevice(_Strict):
+    port: str
+    baud: int = Field(gt=0)
+
+
+class CameraDevice(_Strict):
+    source: str  # "sim", a device index ("0") or a URL
+    width: int = Field(gt=0)
+    height: int = Field(gt=0)
+    fps: int = Field(gt=0)
+
+
+class TableDevices(_Strict):
+    shoe: SerialDevice | None = None
+    shuffler: SerialDevice | None = None
+    camera: CameraDevice | None = None
+    cross_check_s: float = Field(default=3.0, gt=0)
+
+
+class SetteEMezzoLiveTable(_Strict):
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    name: str
+    game: Literal["sette-e-mezzo-live"]
+    deck_art: DeckArt
+    positions: int = Field(ge=1, le=7)
+    burn_card: bool
+    card_source: Literal["rng", "manual", "shoe", "camera"]
+    timers: Timers
+    limits: Limits
+    paytable: LivePaytableConfig
+    devices: TableDevices = TableDevices()
+
+
+class SetteEMezzoQuotaFissaTable(_Strict):
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    name: str
+    game: Literal["sette-e-mezzo-quota-fissa"]
+    deck_art: DeckArt
+    limits: Limits
+    paytable: QuotaFissaPaytableConfig
+
+
+TableConfig = Annotated[
+    SetteEMezzoLiveTable | SetteEMezzoQuotaFissaTable, Field(discriminator="game")
+]
+
+
+class StudioSection(_Strict):
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=0, le=65535)
+    database_url: str
+
+
+class StudioConfig(_Strict):
+    studio: StudioSection
+    tables: list[TableConfig] = Field(min_length=1)
+
+    @field_validator("tables")
+    @classmethod
+    def _unique_ids(cls, tables: list[TableConfig]) -> list[TableConfig]:
+        seen: set[str] = set()
+        for t in tables:
+            if t.id in seen:
+                raise ValueError(f"table id {t.id!r} appears twice")
+            seen.add(t.id)
+        return tables
+
+    def table(self, table_id: str) -> TableConfig:
+        for t in self.tables:
+            if t.id == table_id:
+                return t
+        raise ConfigError(f"no table with id {table_id!r}")
+
+    def first_table(self, game: str) -> TableConfig:
+        for t in self.tables:
+            if t.game == game:
+                return t
+        raise ConfigError(f"no table of game {game!r} in the configuration")
+
+
+def _key_path(loc: tuple[object, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in ("sette-e-mezzo-live", "sette-e-mezzo-quota-fissa"):
+            continue  # pydantic's discriminator tag, not a key of the file
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def parse_config(data: dict, source: str = "<config>") -> StudioConfig:
+    try:
+        cfg = StudioConfig.model_validate(data)
+        for t in cfg.tables:  # odds must also divide sensibly
+            for k, v in t.paytable.model_dump().items():
+                try:
+                    parse_odds(v)
+                except OddsError as e:
+                    raise ConfigError(f"{source}: tables.paytable.{k}: {e}") from None
+        return cfg
+    except ValidationError as e:
+        problems = "; ".join(
+            f"{_key_path(err['loc']) or '(top level)'}: {err['msg']}" for err in e.errors()
+        )
+        raise ConfigError(f"{source}: invalid configuration: {problems}") from None
+
+
+def load_config(path: str | Path | None = None) -> StudioConfig:
+    """Load and validate a studio TOML file (default: config/studio.toml)."""
+    path = Path(path) if path else DEFAULT_CONFIG
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    return parse_config(data, str(path))
