@@ -137,9 +137,27 @@ class StudioSection(_Strict):
     database_url: str
 
 
+class IceServer(_Strict):
+    urls: list[str] = Field(min_length=1)  # "stun:host:port" or "turn:host:port"
+    username: str | None = None
+    credential: str | None = None
+
+
+class StreamingSection(_Strict):
+    """WebRTC video: one H.264 encode per frame, shared by every viewer (streaming/)."""
+
+    ice_servers: list[IceServer] = []  # none: no public STUN is ever contacted
+    bitrate_bps: int = Field(default=1_500_000, ge=100_000)
+    keyframe_interval_frames: int = Field(default=25, ge=1)  # one second at 25 fps
+    preset: Literal["ultrafast", "superfast", "veryfast"] = "ultrafast"
+    viewer_queue_frames: int = Field(default=8, ge=2)
+    max_viewers: int = Field(default=500, ge=1)
+
+
 class StudioConfig(_Strict):
     studio: StudioSection
     tables: list[TableConfig] = Field(min_length=1)
+    streaming: StreamingSection = StreamingSection()
 
     @field_validator("tables")
     @classmethod
