@@ -9,6 +9,7 @@ the halves of its ordinary cards, how many mattas it holds, and how many cards.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import NamedTuple
 
 from studio.cards import Card, CardCodeError, Rank
@@ -34,6 +35,7 @@ def card_halves(card: Card) -> int:
         raise CardCodeError(f"{card.code} is not a card of the 40-card deck") from None
 
 
+@cache
 def best_with_mattas(others: int, mattas: int) -> int:
     """Highest total not above 7 1/2 the mattas can make with `others` halves; bust if none.
 
