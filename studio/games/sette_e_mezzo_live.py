@@ -12,7 +12,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from studio.cards import Card, Rank
-from studio.games.sette_e_mezzo import FIVE, SETTE_E_MEZZO, SEVEN, Hand
+from studio.games.sette_e_mezzo import FIVE, SEVEN, Hand
 from studio.odds import returned_cents
 
 
@@ -242,6 +242,62 @@ def settle_mano_di_poker(stake: int, player_cards: Sequence[Card], dealer_first:
     return SideSettlement(SideResult.WIN, kind.value, returned_cents(stake, odds))
 
 
+# ---------------------------------------------------------------- one player's settlement
+
+
+@dataclass(frozen=True, slots=True)
+class Bets:
+    """One player's stakes on one position, in cents (0 = no such bet)."""
+
+    main: int
+    partita_perfetta: int = 0
+    mano_di_poker: int = 0
+
+    @property
+    def staked(self) -> int:
+        return self.main + self.partita_perfetta + self.mano_di_poker
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSettlement:
+    main: MainResult
+    main_returned: int
+    partita_perfetta: SideSettlement | None
+    mano_di_poker: SideSettlement | None
+    staked: int
+
+    @property
+    def returned(self) -> int:
+        side = sum(s.returned for s in (self.partita_perfetta, self.mano_di_poker) if s)
+        return self.main_returned + side
+
+    @property
+    def house_result(self) -> int:
+        """What the house keeps (negative when it pays out more than was staked)."""
+        return self.staked - self.returned
+
+
+def settle_player(bets: Bets, player_cards: Sequence[Card], dealer_cards: Sequence[Card],
+                  paytable: LivePaytable, *, automatic: bool = False) -> PlayerSettlement:
+    """Settle one player's bets on one position. `player_cards` is the player's own prefix of
+    the position's cards; `dealer_cards` the dealer's hand as it stands (one card for an
+    automatic win or when the dealer did not need to draw).
+    """
+    if bets.main <= 0:
+        raise ValueError("a position is played only with a main bet")
+    if not player_cards or not dealer_cards:
+        raise ValueError("settlement needs the first card of the player and of the dealer")
+    player = Hand.of(player_cards)
+    dealer = Hand.of(dealer_cards[:1] if automatic else dealer_cards)
+    result = settle_main(player, dealer)
+    pp = (settle_partita_perfetta(bets.partita_perfetta, player_cards[0], dealer_cards[0],
+                                  paytable) if bets.partita_perfetta else None)
+    mdp = (settle_mano_di_poker(bets.mano_di_poker, player_cards, dealer_cards[0], paytable)
+           if bets.mano_di_poker else None)
+    return PlayerSettlement(result, main_returned(bets.main, result, paytable), pp, mdp,
+                            bets.staked)
+
+
 # ---------------------------------------------------------------- a shared position
 
 
@@ -324,30 +380,3 @@ def deal_order(positions: Sequence[int]) -> list[int | None]:
     """Step 4: one card to each dealt position in position order, then one to the dealer
     (None)."""
     return [*sorted(positions), None]
-
-
-__all__ = [
-    "SETTE_E_MEZZO",
-    "LivePaytable",
-    "MainResult",
-    "ManoDiPoker",
-    "PartitaPerfetta",
-    "SeatHand",
-    "SharedPosition",
-    "SideResult",
-    "SideSettlement",
-    "automatic_win",
-    "deal_order",
-    "dealer_must_draw",
-    "main_net",
-    "main_returned",
-    "mano_di_poker",
-    "mano_di_poker_odds",
-    "may_decide",
-    "must_draw_automatically",
-    "partita_perfetta",
-    "partita_perfetta_odds",
-    "settle_main",
-    "settle_mano_di_poker",
-    "settle_partita_perfetta",
-]

@@ -42,8 +42,11 @@ def card_class(card: Card) -> tuple[bool, int]:
 class Enumerator:
     """Exact expected values under best play; memoised, so reuse one instance per paytable."""
 
-    def __init__(self, rules: GameRules, cards: Sequence[Card]) -> None:
+    def __init__(self, rules: GameRules, cards: Sequence[Card], *, plain: bool = False) -> None:
+        """`plain=True` weighs the dealer's draws by the straightforward recursion instead of the
+        precomputed paths: slower, kept as the reference the tests and the benchmark compare."""
         self.rules = rules
+        self.plain = plain
         classes: dict[tuple[bool, int], int] = {}
         reps: list[Card] = []
         counts: list[int] = []
@@ -128,8 +131,12 @@ class Enumerator:
         if ev is not None:
             return ev
         rules = self.rules
-        if player.bust or rules.automatic_win is not None and rules.automatic_win(player, dealer_first):
+        if player.bust or (rules.automatic_win is not None
+                           and rules.automatic_win(player, dealer_first)):
             ev = rules.net(player, dealer_first)
+        elif self.plain:
+            ev = sum(q * rules.net(player, h)
+                     for h, q in self.dealer_outcomes(deck, dealer_first).items())
         else:
             ev = self.dealer_paths(dealer_first).expected_net(deck, player, rules.net)
         self._stand[key] = ev
