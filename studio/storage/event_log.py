@@ -1,0 +1,246 @@
+"""The append-only, hash-chained event log.
+
+Each stream (one per table) is a chain: event n of the stream stores the hash of event n-1
+(``prev_hash``, 64 zeros for the first) and its own ``hash`` = sha256 of the canonical JSON of
+its fields and ``prev_hash``. Changing, removing or reordering an event breaks every later link,
+which ``studio audit verify`` reports. The module offers appends and reads only; triggers in the
+database refuse UPDATE and DELETE as well (see ``storage.engine``).
+
+``seq`` is a global order over all streams, for projections that follow the whole log. On
+PostgreSQL, concurrent writers of *different* streams may commit ``seq`` values out of order, so
+a projection that must not miss events follows one stream by ``stream_seq`` (gap-free: one writer
+per table, enforced by the UNIQUE(stream_id, stream_seq) constraint).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+
+from studio.storage.engine import StorageError, Tx
+from studio.storage.models import EventRecord
+
+GENESIS_HASH = "0" * 64
+_T = EventRecord.__table__
+_HEADS = "event_log.heads"
+
+
+def canonical_json(value: Any) -> str:
+    """The one JSON spelling of a value: sorted keys, no spaces, UTF-8, no NaN."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
+
+
+def event_hash(
+    *,
+    stream_id: str,
+    stream_seq: int,
+    round_id: str | None,
+    type: str,
+    payload: str,
+    ts: str,
+    prev_hash: str,
+) -> str:
+    """sha256 (hex) of an event's fields; ``payload`` is the stored canonical JSON text."""
+    body = canonical_json(
+        {
+            "prev_hash": prev_hash,
+            "stream_id": stream_id,
+            "stream_seq": stream_seq,
+            "round_id": round_id,
+            "type": type,
+            "payload": payload,
+            "ts": ts,
+        }
+    )
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append. ``payload`` is a JSON object (ints, not floats, for money)."""
+
+    stream_id: str
+    type: str
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    round_id: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event as stored: its place in the log, its time and its links."""
+
+    seq: int
+    stream_id: str
+    stream_seq: int
+    round_id: str | None
+    type: str
+    payload: dict[str, Any]
+    ts: str
+    prev_hash: str
+    hash: str
+    payload_json: str  # the exact text that was hashed
+
+
+def _validate(event: NewEvent) -> str:
+    if not isinstance(event.stream_id, str) or not event.stream_id:
+        raise StorageError("event_log.invalid_event", "stream_id must be a non-empty string")
+    if not isinstance(event.type, str) or not event.type:
+        raise StorageError("event_log.invalid_event", "type must be a non-empty string")
+    if event.round_id is not None and (not isinstance(event.round_id, str) or not event.round_id):
+        raise StorageError("event_log.invalid_event", "round_id must be a non-empty string or None")
+    if not isinstance(event.payload, Mapping):
+        raise StorageError("event_log.invalid_payload", "payload must be a JSON object")
+    try:
+        return canonical_json(dict(event.payload))
+    except (TypeError, ValueError) as e:
+        raise StorageError("event_log.invalid_payload", f"payload is not JSON: {e}") from None
+
+
+def head(tx: Tx, stream_id: str) -> tuple[int, str]:
+    """(last stream_seq, its hash) of a stream; (0, GENESIS_HASH) when the stream is empty."""
+    heads: dict[str, tuple[int, str]] = tx.cache.setdefault(_HEADS, {})
+    if stream_id not in heads:
+        row = tx.conn.execute(
+            select(_T.c.stream_seq, _T.c.hash)
+            .where(_T.c.stream_id == stream_id)
+            .order_by(_T.c.stream_seq.desc())
+            .limit(1)
+        ).first()
+        heads[stream_id] = (int(row[0]), row[1]) if row else (0, GENESIS_HASH)
+    return heads[stream_id]
+
+
+def append(tx: Tx, events: Sequence[NewEvent]) -> list[StoredEvent]:
+    """Append events in the given order, in ``tx``; return them as stored (with seq and hash).
+
+    All events share one timestamp (one clock reading per append: they are one decision of the
+    table). A second writer of the same stream fails on the UNIQUE constraint instead of forking
+    the chain.
+    """
+    if not events:
+        return []
+    payloads = [_validate(e) for e in events]
+    ts = tx.now_ts()
+    heads: dict[str, tuple[int, str]] = tx.cache.setdefault(_HEADS, {})
+    rows: list[dict[str, Any]] = []
+    for event, payload in zip(events, payloads, strict=True):
+        last_seq, last_hash = head(tx, event.stream_id)
+        row = {
+            "stream_id": event.stream_id,
+            "stream_seq": last_seq + 1,
+            "round_id": event.round_id,
+            "type": event.type,
+            "payload": payload,
+            "ts": ts,
+            "prev_hash": last_hash,
+        }
+        row["hash"] = event_hash(**row)
+        heads[event.stream_id] = (row["stream_seq"], row["hash"])
+        rows.append(row)
+    try:
+        result = tx.conn.execute(
+            _T.insert().returning(_T.c.seq, sort_by_parameter_order=True), rows
+        )
+        seqs = [int(r[0]) for r in result]
+    except Exception:
+        tx.cache.pop(_HEADS, None)  # the heads we advanced were not written
+        raise
+    return [
+        StoredEvent(seq=seq, payload=dict(e.payload), payload_json=row["payload"], **_fields(row))
+        for seq, e, row in zip(seqs, events, rows, strict=True)
+    ]
+
+
+def _fields(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: row[k] for k in ("stream_id", "stream_seq", "round_id", "type", "ts",
+                                "prev_hash", "hash")}
+
+
+def _stored(row: Any) -> StoredEvent:
+    m = row._mapping
+    return StoredEvent(
+        seq=int(m["seq"]),
+        payload=json.loads(m["payload"]),
+        payload_json=m["payload"],
+        **{**_fields(m), "stream_seq": int(m["stream_seq"])},
+    )
+
+
+def read(
+    tx: Tx,
+    *,
+    stream_id: str | None = None,
+    round_id: str | None = None,
+    after_seq: int | None = None,
+    after_stream_seq: int | None = None,
+    limit: int | None = None,
+) -> list[StoredEvent]:
+    """Events in log order, filtered: all, one stream, one round, after a global ``seq`` or
+    (with ``stream_id``) after a ``stream_seq``."""
+    return list(
+        iter_events(
+            tx,
+            stream_id=stream_id,
+            round_id=round_id,
+            after_seq=after_seq,
+            after_stream_seq=after_stream_seq,
+            limit=limit,
+        )
+    )
+
+
+def iter_events(
+    tx: Tx,
+    *,
+    stream_id: str | None = None,
+    round_id: str | None = None,
+    after_seq: int | None = None,
+    after_stream_seq: int | None = None,
+    limit: int | None = None,
+    page: int = 5000,
+) -> Iterator[StoredEvent]:
+    """Like `read`, but pages through the log so a long history is not held in memory."""
+    if after_stream_seq is not None and stream_id is None:
+        raise StorageError("event_log.invalid_query", "after_stream_seq needs a stream_id")
+    order = _T.c.stream_seq if stream_id is not None else _T.c.seq
+    cursor = after_stream_seq if stream_id is not None else after_seq
+    if stream_id is not None and after_seq is not None:
+        query_extra = [_T.c.seq > after_seq]
+    else:
+        query_extra = []
+    remaining = limit
+    while remaining is None or remaining > 0:
+        q = select(_T).order_by(order)
+        if stream_id is not None:
+            q = q.where(_T.c.stream_id == stream_id)
+        if round_id is not None:
+            q = q.where(_T.c.round_id == round_id)
+        if cursor is not None:
+            q = q.where(order > cursor)
+        for cond in query_extra:
+            q = q.where(cond)
+        size = page if remaining is None else min(page, remaining)
+        rows = tx.conn.execute(q.limit(size)).all()
+        for row in rows:
+            event = _stored(row)
+            yield event
+        if len(rows) < size:
+            return
+        cursor = int(rows[-1]._mapping[order.name])
+        if remaining is not None:
+            remaining -= len(rows)
+
+
+def streams(tx: Tx) -> list[str]:
+    """Every stream id that has events, sorted."""
+    return [r[0] for r in tx.conn.execute(select(_T.c.stream_id).distinct().order_by(_T.c.stream_id))]
+
+
+def count(tx: Tx) -> int:
+    return int(tx.conn.execute(select(func.count()).select_from(_T)).scalar_one())

@@ -1,0 +1,88 @@
+"""The first answer to each command, keyed by (actor, idempotency key).
+
+The table actor answers a player or dealer command, and in the same transaction as the
+command's effects calls `remember`; a repeat of the command finds the answer with `recall` and
+returns it unchanged, doing nothing else. Batch forms serve a tick of bets in one round trip.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import select, tuple_
+
+from studio.storage.engine import StorageError, Tx
+from studio.storage.event_log import canonical_json
+from studio.storage.models import IdempotencyRecord
+
+_T = IdempotencyRecord.__table__
+_CHUNK = 500
+
+
+def _check_key(actor: str, key: str) -> None:
+    if not isinstance(actor, str) or not actor or not isinstance(key, str) or not key:
+        raise StorageError("idempotency.invalid_key", "actor and key must be non-empty strings")
+
+
+def _encode(answer: Any) -> str:
+    if answer is None:
+        raise StorageError("idempotency.invalid_answer", "None cannot be remembered (it means "
+                           "'no answer yet' to recall)")
+    try:
+        return canonical_json(answer)
+    except (TypeError, ValueError) as e:
+        raise StorageError("idempotency.invalid_answer", f"answer is not JSON: {e}") from None
+
+
+def remember(tx: Tx, actor: str, key: str, answer: Any) -> None:
+    """Store the first answer to (actor, key). Refused (``idempotency.already_answered``) if an
+    answer exists: callers `recall` first."""
+    remember_many(tx, [(actor, key, answer)])
+
+
+def remember_many(tx: Tx, items: Iterable[tuple[str, str, Any]]) -> None:
+    """`remember` for many commands at once (one INSERT executemany)."""
+    ts = tx.now_ts()
+    rows = []
+    seen: set[tuple[str, str]] = set()
+    for actor, key, answer in items:
+        _check_key(actor, key)
+        if (actor, key) in seen:
+            raise StorageError("idempotency.already_answered", f"{actor}/{key} given twice")
+        seen.add((actor, key))
+        rows.append({"actor": actor, "key": key, "answer": _encode(answer), "created_at": ts})
+    if not rows:
+        return
+    existing = recall_many(tx, [(r["actor"], r["key"]) for r in rows])
+    if existing:
+        (actor, key), _ = next(iter(existing.items()))
+        raise StorageError("idempotency.already_answered", f"{actor}/{key} already has an answer")
+    tx.conn.execute(_T.insert(), rows)
+
+
+def recall(tx: Tx, actor: str, key: str) -> Any | None:
+    """The first answer to (actor, key), or None if the command was never answered."""
+    _check_key(actor, key)
+    row = tx.conn.execute(
+        select(_T.c.answer).where(_T.c.actor == actor, _T.c.key == key)
+    ).first()
+    return None if row is None else json.loads(row[0])
+
+
+def recall_many(tx: Tx, keys: Sequence[tuple[str, str]]) -> Mapping[tuple[str, str], Any]:
+    """The answers already given among ``keys`` (absent keys are simply missing)."""
+    found: dict[tuple[str, str], Any] = {}
+    for start in range(0, len(keys), _CHUNK):
+        chunk = list(keys[start : start + _CHUNK])
+        for actor, key in chunk:
+            _check_key(actor, key)
+        rows = tx.conn.execute(
+            select(_T.c.actor, _T.c.key, _T.c.answer).where(
+                tuple_(_T.c.actor, _T.c.key).in_(chunk)
+            )
+        )
+        for actor, key, answer in rows:
+            found[(actor, key)] = json.loads(answer)
+    return found

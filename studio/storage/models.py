@@ -1,0 +1,140 @@
+"""The tables. SQLModel classes so the rest of the studio can read them with the ORM; the hot
+paths (batches of bets, settlement, event appends) write through ``Model.__table__`` with
+SQLAlchemy core ``executemany``, which is an order of magnitude faster than ORM unit-of-work.
+
+Timestamps are ISO-8601 UTC text (``2026-11-22T05:34:23.123456Z``): the same bytes on SQLite
+and PostgreSQL, so the event hash computed at write time is reproducible at audit time.
+Money columns are BIGINT cents.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, CheckConstraint, Column, Index, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+# Account kinds. Players' available money and the money held for their open bets are separate
+# accounts so that every two-phase step is an ordinary balanced movement.
+PLAYER = "player"  # a player's available balance (never negative)
+HELD = "held"  # a player's reserved funds: open bets (never negative)
+HOUSE = "house"  # the studio's bank: receives lost stakes, pays winnings (may go negative)
+CASH = "cash"  # operator cash desk: the other side of deposits and withdrawals
+ACCOUNT_KINDS = (PLAYER, HELD, HOUSE, CASH)
+NON_NEGATIVE_KINDS = (PLAYER, HELD)
+
+
+class LedgerAccount(SQLModel, table=True):
+    """One balance row per account, updated in the same transaction as the movement rows.
+
+    ``balance`` is a cache of the sum of the account's entries; `audit` proves they agree.
+    """
+
+    __tablename__ = "ledger_account"
+    __table_args__ = (
+        CheckConstraint(
+            "kind IN ('player', 'held', 'house', 'cash')", name="ck_ledger_account_kind"
+        ),
+        # Backstop of ledger.insufficient_funds: even a bug cannot make a player owe money.
+        CheckConstraint(
+            "kind NOT IN ('player', 'held') OR balance >= 0", name="ck_ledger_account_nonneg"
+        ),
+    )
+
+    id: str = Field(primary_key=True, max_length=200)
+    kind: str = Field(max_length=16)
+    player_id: str | None = Field(default=None, max_length=160)
+    balance: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    created_at: str = Field(max_length=32)
+
+
+class LedgerMovement(SQLModel, table=True):
+    """One movement (credit, debit, reserve, post, release), identified by the caller's id.
+
+    Immutable once written (a trigger refuses UPDATE/DELETE). A reservation is closed by the one
+    post or release whose ``reservation_id`` names it: the UNIQUE constraint makes "settled at
+    most once" a property of the database, not only of the code.
+    """
+
+    __tablename__ = "ledger_movement"
+    __table_args__ = (
+        UniqueConstraint("reservation_id", name="uq_ledger_movement_reservation"),
+        Index("ix_ledger_movement_round", "round_id"),
+        CheckConstraint(
+            "kind IN ('credit', 'debit', 'reserve', 'post', 'release')",
+            name="ck_ledger_movement_kind",
+        ),
+    )
+
+    id: str = Field(primary_key=True, max_length=200)
+    kind: str = Field(max_length=16)
+    round_id: str | None = Field(default=None, max_length=200)
+    player_id: str = Field(max_length=160)
+    reservation_id: str | None = Field(default=None, max_length=200)
+    amount: int = Field(sa_column=Column(BigInteger, nullable=False))
+    payout: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    # sha256 of the canonical request: a repeat must match it exactly (idempotency).
+    fingerprint: str = Field(max_length=64)
+    # The player's available balance right after this movement (what the caller was answered).
+    balance_after: int = Field(sa_column=Column(BigInteger, nullable=False))
+    created_at: str = Field(max_length=32)
+
+
+class LedgerEntry(SQLModel, table=True):
+    """One leg of a movement. The legs of a movement sum to zero (double entry)."""
+
+    __tablename__ = "ledger_entry"
+    __table_args__ = (Index("ix_ledger_entry_account", "account_id"),)
+
+    movement_id: str = Field(
+        primary_key=True, foreign_key="ledger_movement.id", max_length=200
+    )
+    leg: int = Field(primary_key=True)
+    account_id: str = Field(foreign_key="ledger_account.id", max_length=200)
+    amount: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class EventRecord(SQLModel, table=True):
+    """One event of the append-only log.
+
+    ``seq`` orders all streams (autoincrement). The hash chain runs per stream (one stream per
+    table: one writer, no contention between tables): ``stream_seq`` counts 1, 2, 3... and
+    ``prev_hash`` is the ``hash`` of the previous event of the stream (64 zeros for the first).
+    """
+
+    __tablename__ = "event_log"
+    __table_args__ = (
+        UniqueConstraint("stream_id", "stream_seq", name="uq_event_log_stream_seq"),
+        Index("ix_event_log_round", "round_id"),
+    )
+
+    seq: int | None = Field(default=None, primary_key=True)
+    stream_id: str = Field(max_length=120)
+    stream_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+    round_id: str | None = Field(default=None, max_length=200)
+    type: str = Field(max_length=120)
+    payload: str = Field(sa_column=Column(Text, nullable=False))  # canonical JSON
+    ts: str = Field(max_length=32)
+    prev_hash: str = Field(max_length=64)
+    hash: str = Field(max_length=64)
+
+
+class IdempotencyRecord(SQLModel, table=True):
+    """The first answer given to a command, keyed by (actor, idempotency key)."""
+
+    __tablename__ = "idempotency_record"
+
+    actor: str = Field(primary_key=True, max_length=160)
+    key: str = Field(primary_key=True, max_length=200)
+    answer: str = Field(sa_column=Column(Text, nullable=False))  # canonical JSON
+    created_at: str = Field(max_length=32)
+
+
+# Tables whose rows are history: the database itself refuses UPDATE and DELETE on them.
+APPEND_ONLY_TABLES = ("event_log", "ledger_movement", "ledger_entry")
+
+STORAGE_TABLES = [
+    LedgerAccount.__table__,
+    LedgerMovement.__table__,
+    LedgerEntry.__table__,
+    EventRecord.__table__,
+    IdempotencyRecord.__table__,
+]
