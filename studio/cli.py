@@ -11,6 +11,7 @@ import sys
 
 # Modules that register subcommands, in the order `studio --help` shows them.
 COMMAND_MODULES: tuple[str, ...] = (
+    "studio.commands.audit",
     "studio.commands.demo",
     "studio.commands.rtp",
     "studio.commands.simulate",
