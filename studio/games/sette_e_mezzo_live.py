@@ -48,11 +48,16 @@ def must_draw_automatically(player: Hand, dealer_first: Hand) -> bool:
 
 
 def may_decide(player: Hand, dealer_first: Hand) -> bool:
-    """Step 7: Carta or Stai is offered at 7 or less, once no automatic draw applies."""
+    """Step 7: Carta or Stai is offered at 7 or less, once no automatic draw applies.
+
+    A hand that already meets the automatic win (step 8) has won "at once" (the regulation:
+    the round ends automatically when the conditions hold), so it is not offered a choice.
+    """
     return (
         not player.bust
         and player.total <= SEVEN
         and not must_draw_automatically(player, dealer_first)
+        and not automatic_win(player, dealer_first)
     )
 
 

@@ -1,0 +1,540 @@
+"""One round of a Sette e Mezzo Live table, as a pure state machine.
+
+    step(state, command) -> (state, events)      or RoundError, with the state unchanged
+
+No I/O, no clock (times come in the commands), no randomness. The table actor (the shell) feeds
+it bets, cards, decisions and timer expiries, stores the events with the money they move, and
+publishes them. Because it is pure, the audit replays a round by feeding the logged inputs again.
+
+Reading of RULES.md where it is silent, and why:
+- Automatic draws (step 6) are dealt for every position in order, then decisions (step 7)
+  position by position, as the steps are numbered.
+- A hand that meets the automatic win is paid at once and not offered a choice; a bust loses at
+  once. Partita Perfetta settles at the deal. Money for these moves at once.
+- A void (malfunction) refunds every bet not yet settled; bets already settled on verified cards
+  (Partita Perfetta at the deal, automatic wins, busts) stand, so no balance is ever taken back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from studio.cards import Card, DeckKind, deck
+from studio.games import sette_e_mezzo_live as live
+from studio.games.sette_e_mezzo import Hand
+
+FORTY = frozenset(c.code for c in deck(DeckKind.ITALIAN_40))
+
+
+class RoundError(Exception):
+    """A command the round refuses. `code` is stable; nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    BURN = "burn"
+    DEAL = "deal"
+    DRAWS = "automatic_draws"
+    DECISIONS = "decisions"
+    HIT = "hit"
+    DEALER = "dealer"
+    CLOSED = "closed"
+    VOID = "void"
+
+
+class BetKind(StrEnum):
+    MAIN = "main"
+    PARTITA_PERFETTA = "partita_perfetta"
+    MANO_DI_POKER = "mano_di_poker"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    main_min: int
+    main_max: int
+    side_min: int
+    side_max: int
+    round_max_total: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    positions: int
+    burn_card: bool
+    limits: Limits
+    paytable: live.LivePaytable
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Chips placed once on one spot; each placement is one ledger reservation."""
+
+    placement_id: str
+    player: str
+    position: int
+    kind: BetKind
+    amount: int
+
+
+# ------------------------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceBet:
+    placement_id: str
+    player: str
+    position: int
+    kind: BetKind
+    amount: int
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class CancelBets:
+    player: str
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class CloseBetting:
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class OpenDeck:
+    deck_set: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardSeen:
+    card: Card
+    source: str
+    deck_set: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Decide:
+    player: str
+    position: int
+    hit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionTimeout:
+    position: int
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class Void:
+    reason: str
+
+
+Command = PlaceBet | CancelBets | CloseBetting | OpenDeck | CardSeen | Decide | DecisionTimeout | Void
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What happened. `private` events (the burn card) never reach players."""
+
+    type: str
+    data: Mapping[str, Any]
+    private: bool = False
+
+
+# ---------------------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Who receives the next card: the burn, a position, or the dealer (position None)."""
+
+    kind: str  # "burn" | "position" | "dealer"
+    position: int | None = None
+
+    def describe(self) -> str:
+        if self.kind == "burn":
+            return "burn a card"
+        if self.kind == "dealer":
+            return "deal to the dealer"
+        return f"deal to position {self.position}"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    round_id: str
+    rules: TableRules
+    phase: Phase = Phase.BETTING
+    closes_at: float = 0.0
+    placements: tuple[Placement, ...] = ()
+    deck_sets: tuple[str, ...] = ()
+    seen: frozenset[str] = frozenset()
+    burn: Card | None = None
+    positions: Mapping[int, live.SharedPosition] = field(default_factory=dict)
+    deal_index: int = 0
+    dealer: tuple[Card, ...] = ()
+    deciding: int | None = None
+    turn: int = 0  # decision turn counter, so a stale timer is recognised
+    answers: Mapping[str, bool] = field(default_factory=dict)
+    settled: frozenset[tuple[str, int, str]] = frozenset()  # (player, position, kind)
+    void_reason: str | None = None
+
+    # ------------------------------------------------------------------ views
+
+    def stake(self, player: str, position: int, kind: BetKind) -> int:
+        return sum(p.amount for p in self.placements
+                   if p.player == player and p.position == position and p.kind is kind)
+
+    def players_on(self, position: int) -> list[str]:
+        seen: dict[str, None] = {}
+        for p in self.placements:
+            if p.position == position and p.kind is BetKind.MAIN:
+                seen[p.player] = None
+        return list(seen)
+
+    def dealt_positions(self) -> list[int]:
+        return sorted({p.position for p in self.placements if p.kind is BetKind.MAIN})
+
+    def dealer_first(self) -> Hand:
+        return Hand.of(self.dealer[:1])
+
+    def expecting(self) -> Target | None:
+        """Who receives the next card; None when no card is due."""
+        if self.phase is Phase.BURN:
+            return Target("burn")
+        if self.phase is Phase.DEAL:
+            order = live.deal_order(self.dealt_positions())
+            pos = order[self.deal_index]
+            return Target("dealer") if pos is None else Target("position", pos)
+        if self.phase in (Phase.DRAWS, Phase.HIT):
+            return Target("position", self.deciding)
+        if self.phase is Phase.DEALER:
+            return Target("dealer")
+        return None
+
+    def deciders(self) -> list[str]:
+        if self.phase is not Phase.DECISIONS or self.deciding is None:
+            return []
+        return self.positions[self.deciding].deciders(self.dealer_first())
+
+    @property
+    def finished(self) -> bool:
+        return self.phase in (Phase.CLOSED, Phase.VOID)
+
+
+def open_round(round_id: str, rules: TableRules, closes_at: float) -> tuple[RoundState, list[Event]]:
+    state = RoundState(round_id=round_id, rules=rules, closes_at=closes_at)
+    return state, [Event("betting_opened", {"round_id": round_id, "closes_at": closes_at,
+                                            "positions": rules.positions})]
+
+
+# ------------------------------------------------------------------------------------- the step
+
+
+def step(state: RoundState, cmd: Command) -> tuple[RoundState, list[Event]]:
+    if state.finished:
+        raise RoundError("round.finished", f"round {state.round_id} is {state.phase.value}")
+    handler = _HANDLERS[type(cmd)]
+    return handler(state, cmd)
+
+
+def _place_bet(state: RoundState, cmd: PlaceBet) -> tuple[RoundState, list[Event]]:
+    if state.phase is not Phase.BETTING or cmd.now >= state.closes_at:
+        raise RoundError("bet.window_closed", "Stop alle puntate: bets are closed")
+    if not isinstance(cmd.amount, int) or isinstance(cmd.amount, bool) or cmd.amount <= 0:
+        raise RoundError("bet.bad_amount", "a bet is a positive whole number of cents")
+    if not (1 <= cmd.position <= state.rules.positions):
+        raise RoundError("bet.unknown_position", f"no position {cmd.position} at this table")
+    if any(p.placement_id == cmd.placement_id for p in state.placements):
+        raise RoundError("bet.duplicate_id", "this bet was already placed")
+    limits = state.rules.limits
+    try:
+        kind = BetKind(cmd.kind)
+    except ValueError:
+        raise RoundError("bet.unknown_kind", f"no bet called {cmd.kind!r}") from None
+    spot = state.stake(cmd.player, cmd.position, kind) + cmd.amount
+    if kind is BetKind.MAIN:
+        low, high = limits.main_min, limits.main_max
+    else:
+        if state.stake(cmd.player, cmd.position, BetKind.MAIN) <= 0:
+            raise RoundError("bet.side_without_main",
+                             "side bets need your main bet on the same position")
+        low, high = limits.side_min, limits.side_max
+    if spot < low:
+        raise RoundError("bet.below_min", f"the minimum on this spot is {low} cents")
+    if spot > high:
+        raise RoundError("bet.above_max", f"the maximum on this spot is {high} cents")
+    total = sum(p.amount for p in state.placements if p.player == cmd.player) + cmd.amount
+    if total > limits.round_max_total:
+        raise RoundError("bet.round_limit",
+                         f"at most {limits.round_max_total} cents in one round")
+    placement = Placement(cmd.placement_id, cmd.player, cmd.position, kind, cmd.amount)
+    new = replace(state, placements=state.placements + (placement,))
+    return new, [Event("bet_placed", {"placement_id": cmd.placement_id, "player": cmd.player,
+                                      "position": cmd.position, "kind": kind.value,
+                                      "amount": cmd.amount, "spot_total": spot})]
+
+
+def _cancel_bets(state: RoundState, cmd: CancelBets) -> tuple[RoundState, list[Event]]:
+    if state.phase is not Phase.BETTING or cmd.now >= state.closes_at:
+        raise RoundError("bet.window_closed", "Stop alle puntate: bets can no longer be cancelled")
+    mine = [p for p in state.placements if p.player == cmd.player]
+    if not mine:
+        raise RoundError("bet.nothing_to_cancel", "you have no bets in this round")
+    rest = tuple(p for p in state.placements if p.player != cmd.player)
+    return replace(state, placements=rest), [Event("bets_cancelled", {
+        "player": cmd.player, "placement_ids": [p.placement_id for p in mine],
+        "amount": sum(p.amount for p in mine)})]
+
+
+def _close_betting(state: RoundState, cmd: CloseBetting) -> tuple[RoundState, list[Event]]:
+    if state.phase is not Phase.BETTING:
+        raise RoundError("round.not_betting", "betting is not open")
+    events = [Event("betting_closed", {"round_id": state.round_id})]
+    dealt = state.dealt_positions()
+    if not dealt:
+        events.append(Event("round_closed", {"round_id": state.round_id, "no_bets": True}))
+        return replace(state, phase=Phase.CLOSED), events
+    positions = {n: live.SharedPosition.open(state.players_on(n)) for n in dealt}
+    phase = Phase.BURN if state.rules.burn_card else Phase.DEAL
+    new = replace(state, phase=phase, positions=positions)
+    return new, events + [_expect(new)]
+
+
+def _open_deck(state: RoundState, cmd: OpenDeck) -> tuple[RoundState, list[Event]]:
+    if cmd.deck_set in state.deck_sets:
+        return state, []
+    if state.deck_sets and len(state.seen) < len(FORTY):
+        raise RoundError("deck.not_exhausted",
+                         "a new deck opens only when the current one is used up")
+    new = replace(state, deck_sets=state.deck_sets + (cmd.deck_set,), seen=frozenset())
+    return new, [Event("deck_opened", {"deck_set": cmd.deck_set,
+                                       "deck_number": len(new.deck_sets)})]
+
+
+def _reject(code: str, message: str, cmd: CardSeen) -> RoundError:
+    return RoundError(code, f"{message} ({cmd.card.code} from {cmd.source})")
+
+
+def _card(state: RoundState, cmd: CardSeen) -> tuple[RoundState, list[Event]]:
+    target = state.expecting()
+    if target is None:
+        raise _reject("card.not_expected", "no card is expected now", cmd)
+    if not state.deck_sets:
+        raise _reject("card.no_deck", "no deck is open for this round", cmd)
+    if cmd.deck_set is not None and cmd.deck_set != state.deck_sets[-1]:
+        raise _reject("card.foreign_deck", f"card of deck set {cmd.deck_set}, "
+                      f"not of the current {state.deck_sets[-1]}", cmd)
+    code = cmd.card.code
+    if code not in FORTY:
+        raise _reject("card.not_in_deck", "not a card of the 40-card deck", cmd)
+    if code in state.seen:
+        raise _reject("card.duplicate", "this card was already dealt from this deck", cmd)
+    state = replace(state, seen=state.seen | {code})
+    if target.kind == "burn":
+        # The burn card is recorded (privately) but never shown to players.
+        return _advance(replace(state, burn=cmd.card, phase=Phase.DEAL), [
+            Event("burn_card", {"card": code, "source": cmd.source}, private=True),
+            Event("card_burned", {"source": cmd.source})])
+    events = [Event("card_dealt", {"card": code, "source": cmd.source, "to": target.kind,
+                                   "position": target.position})]
+    if target.kind == "dealer":
+        state = replace(state, dealer=state.dealer + (cmd.card,))
+        if state.phase is Phase.DEAL:
+            return _after_initial_deal(state, events)
+        return _advance(state, events)
+    pos = state.positions[target.position].receive(cmd.card)
+    state = replace(state, positions={**state.positions, target.position: pos})
+    if state.phase is Phase.DEAL:
+        return _advance(replace(state, deal_index=state.deal_index + 1), events)
+    if state.phase is Phase.HIT:
+        state = replace(state, phase=Phase.DECISIONS)
+    return _advance(state, events)
+
+
+def _after_initial_deal(state: RoundState, events: list[Event]) -> tuple[RoundState, list[Event]]:
+    """Step 5: Partita Perfetta settles as soon as the dealer's first card is out."""
+    pt = state.rules.paytable
+    settled = set(state.settled)
+    for n in state.dealt_positions():
+        first = state.positions[n].cards[0]
+        for player in state.players_on(n):
+            stake = state.stake(player, n, BetKind.PARTITA_PERFETTA)
+            if not stake:
+                continue
+            s = live.settle_partita_perfetta(stake, first, state.dealer[0], pt)
+            settled.add((player, n, BetKind.PARTITA_PERFETTA.value))
+            events.append(Event("side_bet_settled", {
+                "player": player, "position": n, "kind": BetKind.PARTITA_PERFETTA.value,
+                "stake": stake, "result": s.result.value, "class": s.kind,
+                "returned": s.returned}))
+    state = replace(state, phase=Phase.DRAWS, settled=frozenset(settled), deciding=None)
+    return _advance(state, events)
+
+
+def _settle_player(state: RoundState, player: str, position: int, automatic: bool,
+                   events: list[Event]) -> RoundState:
+    """Main bet and Mano di Poker of one player on one position, once."""
+    key = (player, position, BetKind.MAIN.value)
+    if key in state.settled:
+        return state
+    cards = state.positions[position].cards_of(player)
+    bets = live.Bets(state.stake(player, position, BetKind.MAIN), 0,
+                     state.stake(player, position, BetKind.MANO_DI_POKER))
+    dealer = state.dealer[:1] if automatic else state.dealer
+    s = live.settle_player(bets, cards, dealer, state.rules.paytable, automatic=automatic)
+    events.append(Event("player_settled", {
+        "player": player, "position": position, "cards": [c.code for c in cards],
+        "total": Hand.of(cards).total, "automatic_win": automatic,
+        "main": {"stake": bets.main, "result": s.main.value, "returned": s.main_returned},
+        "mano_di_poker": None if s.mano_di_poker is None else {
+            "stake": bets.mano_di_poker, "result": s.mano_di_poker.result.value,
+            "class": s.mano_di_poker.kind, "returned": s.mano_di_poker.returned},
+    }))
+    done = {key}
+    if bets.mano_di_poker:
+        done.add((player, position, BetKind.MANO_DI_POKER.value))
+    return replace(state, settled=state.settled | done)
+
+
+def _settle_early(state: RoundState, position: int, events: list[Event]) -> RoundState:
+    """Busts lose at once; hands meeting the automatic win are paid at once and stand."""
+    pos = state.positions[position]
+    first = state.dealer_first()
+    winners = []
+    for player in pos.seats:
+        hand = pos.hand_of(player)
+        if hand.bust:
+            state = _settle_player(state, player, position, False, events)
+        elif live.automatic_win(hand, first) and player in pos.in_line():
+            state = _settle_player(state, player, position, True, events)
+            winners.append(player)
+    if winners:
+        seats = {p: (replace(s, stood=True) if p in winners else s) for p, s in pos.seats.items()}
+        state = replace(state, positions={**state.positions,
+                                          position: live.SharedPosition(pos.cards, seats)})
+    return state
+
+
+def _advance(state: RoundState, events: list[Event]) -> tuple[RoundState, list[Event]]:
+    """Run the automatic steps until a card or a decision is awaited, or the round ends."""
+    first = state.dealer_first()
+    while True:
+        if state.phase in (Phase.BURN, Phase.DEAL):
+            events.append(_expect(state))
+            return state, events
+        if state.phase is Phase.DRAWS:
+            for n in state.dealt_positions():
+                if state.positions[n].needs_automatic_card(first):
+                    state = replace(state, deciding=n)
+                    events.append(_expect(state))
+                    return state, events
+                state = _settle_early(state, n, events)
+            state = replace(state, phase=Phase.DECISIONS, deciding=None)
+            continue
+        if state.phase is Phase.DECISIONS:
+            order = state.dealt_positions()
+            n = state.deciding if state.deciding is not None else order[0]
+            state = _settle_early(replace(state, deciding=n), n, events)
+            deciders = state.positions[n].deciders(first)
+            if deciders:
+                state = replace(state, turn=state.turn + 1, answers={})
+                events.append(Event("decision_requested", {
+                    "position": n, "players": deciders, "turn": state.turn,
+                    "total": state.positions[n].hand_of(deciders[0]).total}))
+                return state, events
+            # Nobody can choose: whoever is still in line stands (7 1/2).
+            pos = state.positions[n].decide(set(), first)
+            state = replace(state, positions={**state.positions, n: pos})
+            later = [m for m in order if m > n]
+            if later:
+                state = replace(state, deciding=later[0])
+                continue
+            state = replace(state, phase=Phase.DEALER, deciding=None)
+            continue
+        if state.phase is Phase.DEALER:
+            pending = [(p, n) for n in state.dealt_positions() for p in state.players_on(n)
+                       if (p, n, BetKind.MAIN.value) not in state.settled]
+            if pending and live.dealer_must_draw(Hand.of(state.dealer)):
+                events.append(_expect(state))
+                return state, events
+            for p, n in pending:
+                state = _settle_player(state, p, n, False, events)
+            events.append(Event("round_closed", {
+                "round_id": state.round_id, "dealer": [c.code for c in state.dealer],
+                "dealer_total": Hand.of(state.dealer).total,
+                "deck_sets": list(state.deck_sets)}))
+            return replace(state, phase=Phase.CLOSED), events
+        return state, events
+
+
+def _expect(state: RoundState) -> Event:
+    target = state.expecting()
+    return Event("card_expected", {"to": target.kind, "position": target.position,
+                                   "say": target.describe()})
+
+
+def _decide(state: RoundState, cmd: Decide) -> tuple[RoundState, list[Event]]:
+    if state.phase is not Phase.DECISIONS or cmd.position != state.deciding:
+        raise RoundError("decision.not_your_turn", "no decision is asked on this position now")
+    if cmd.player not in state.deciders():
+        raise RoundError("decision.not_your_turn", "you have no choice to make now")
+    if cmd.player in state.answers:
+        raise RoundError("decision.already_made", "you already chose for this card")
+    answers = {**state.answers, cmd.player: bool(cmd.hit)}
+    state = replace(state, answers=answers)
+    events = [Event("decision_made", {"player": cmd.player, "position": cmd.position,
+                                      "choice": "carta" if cmd.hit else "stai",
+                                      "turn": state.turn})]
+    if set(answers) >= set(state.deciders()):
+        return _resolve_decisions(state, events)
+    return state, events
+
+
+def _decision_timeout(state: RoundState, cmd: DecisionTimeout) -> tuple[RoundState, list[Event]]:
+    if state.phase is not Phase.DECISIONS or cmd.position != state.deciding or \
+            cmd.turn != state.turn:
+        raise RoundError("decision.stale_timer", "that decision turn is over")
+    missing = [p for p in state.deciders() if p not in state.answers]
+    events = [Event("decision_timed_out", {"position": cmd.position, "players": missing,
+                                           "turn": state.turn})]
+    return _resolve_decisions(state, events)
+
+
+def _resolve_decisions(state: RoundState, events: list[Event]) -> tuple[RoundState, list[Event]]:
+    n = state.deciding
+    hits = {p for p, hit in state.answers.items() if hit}
+    pos = state.positions[n].decide(hits, state.dealer_first())
+    state = replace(state, positions={**state.positions, n: pos}, answers={})
+    if pos.in_line():
+        state = replace(state, phase=Phase.HIT)
+        events.append(_expect(state))
+        return state, events
+    later = [m for m in state.dealt_positions() if m > n]
+    if later:
+        return _advance(replace(state, deciding=later[0]), events)
+    return _advance(replace(state, phase=Phase.DEALER, deciding=None), events)
+
+
+def _void(state: RoundState, cmd: Void) -> tuple[RoundState, list[Event]]:
+    refunds = [p for p in state.placements
+               if (p.player, p.position, p.kind.value) not in state.settled]
+    return replace(state, phase=Phase.VOID, void_reason=cmd.reason), [Event("round_voided", {
+        "round_id": state.round_id, "reason": cmd.reason,
+        "refunds": [{"placement_id": p.placement_id, "player": p.player,
+                     "amount": p.amount} for p in refunds]})]
+
+
+_HANDLERS = {
+    PlaceBet: _place_bet, CancelBets: _cancel_bets, CloseBetting: _close_betting,
+    OpenDeck: _open_deck, CardSeen: _card, Decide: _decide,
+    DecisionTimeout: _decision_timeout, Void: _void,
+}
