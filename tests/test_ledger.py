@@ -1,0 +1,288 @@
+"""The ledger: two phases, at most once per movement id, nothing half-applied."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import func, select, text
+from sqlalchemy.exc import IntegrityError
+
+from studio import ledger as L
+from studio.storage import Store
+from studio.storage.event_log import NewEvent, read
+from studio.storage.models import STORAGE_TABLES
+
+
+def snapshot(store: Store) -> dict[str, object]:
+    """Everything the ledger and the log hold: row counts and every balance."""
+    with store.reader() as tx:
+        counts = {
+            t.name: tx.conn.execute(select(func.count()).select_from(t)).scalar_one()
+            for t in STORAGE_TABLES
+        }
+        accounts = dict(tx.conn.execute(text("SELECT id, balance FROM ledger_account")).all())
+    return {"counts": counts, "accounts": accounts}
+
+
+def funded(store: Store, **players: int) -> None:
+    with store.transaction() as tx:
+        for player, amount in players.items():
+            L.credit(tx, f"credit:{player}", player, amount)
+
+
+def test_credit_comes_from_the_cash_desk(store: Store) -> None:
+    funded(store, alice=10_000)
+    with store.reader() as tx:
+        assert L.balance(tx, "alice") == L.Balance(available=10_000, reserved=0)
+        assert L.account_balance(tx, L.CASH_ACCOUNT) == -10_000
+        assert L.total_balance(tx) == 0
+
+
+def test_reserve_then_post_a_win(store: Store, store_clock) -> None:
+    funded(store, alice=10_000)
+    with store.transaction() as tx:
+        res = L.reserve(tx, "r1:b1:reserve", "alice", 1_000, round_id="r1")
+        assert res.balance_after == 9_000
+        assert L.balance(tx, "alice") == L.Balance(9_000, 1_000)
+    store_clock.advance(20)
+    with store.transaction() as tx:
+        won = L.post(tx, "r1:b1:post", "r1:b1:reserve", 2_000)
+    assert (won.kind, won.player_id, won.amount, won.payout) == ("post", "alice", 1_000, 2_000)
+    assert won.round_id == "r1" and won.balance_after == 11_000
+    assert won.created_at == "2026-11-22T20:00:20.000000Z"
+    with store.reader() as tx:
+        assert L.balance(tx, "alice") == L.Balance(11_000, 0)
+        assert L.house_balance(tx) == -1_000
+        assert L.total_balance(tx) == 0
+        legs = [(e.account_id, e.amount) for e in L.entries(tx, "r1:b1:post")]
+    assert legs == [("held:alice", -1_000), ("house", 1_000), ("house", -2_000),
+                    ("player:alice", 2_000)]
+
+
+@pytest.mark.parametrize(("payout", "house"), [(0, 500), (500, 0), (1_250, -750)])
+def test_post_loss_push_and_royal(store: Store, payout: int, house: int) -> None:
+    funded(store, bob=500)
+    with store.transaction() as tx:
+        L.reserve(tx, "b", "bob", 500, round_id="r")
+        L.post(tx, "b:post", "b", payout)
+        assert L.balance(tx, "bob") == L.Balance(payout, 0)
+        assert L.house_balance(tx) == house
+        assert L.total_balance(tx) == 0
+
+
+def test_void_releases_the_reservation(store: Store) -> None:
+    funded(store, alice=3_000)
+    with store.transaction() as tx:
+        L.reserve_many(tx, [L.Reserve(f"r9:{i}", "alice", 1_000, "r9") for i in range(3)])
+        assert L.balance(tx, "alice") == L.Balance(0, 3_000)
+        assert [m.id for m in L.open_reservations(tx, round_id="r9")] == ["r9:0", "r9:1", "r9:2"]
+    with store.transaction() as tx:
+        back = L.release_many(tx, [L.Release(f"r9:{i}:void", f"r9:{i}") for i in range(3)])
+    assert [m.balance_after for m in back] == [1_000, 2_000, 3_000]
+    with store.reader() as tx:
+        assert L.balance(tx, "alice") == L.Balance(3_000, 0)
+        assert L.house_balance(tx) == 0
+        assert L.open_reservations(tx) == []
+        assert {m.kind for m in L.movements_for_round(tx, "r9")} == {"reserve", "release"}
+
+
+def test_a_repeated_id_returns_the_first_result_and_changes_nothing(store: Store,
+                                                                      store_clock) -> None:
+    funded(store, alice=1_000)
+    with store.transaction() as tx:
+        first = L.reserve(tx, "m1", "alice", 400, round_id="r")
+        first_post = L.post(tx, "m1:post", "m1", 800)
+    before = snapshot(store)
+    store_clock.advance(5)
+    with store.transaction() as tx:
+        assert L.reserve(tx, "m1", "alice", 400, round_id="r") == first
+        assert L.post(tx, "m1:post", "m1", 800) == first_post
+        assert L.credit(tx, "credit:alice", "alice", 1_000).created_at == first.created_at
+        again = L.reserve_many(tx, [L.Reserve("m1", "alice", 400, "r")])[0]
+    assert again.ok and again.duplicate and again.movement == first
+    assert snapshot(store) == before
+
+
+def test_a_repeat_inside_one_batch_is_applied_once(store: Store) -> None:
+    funded(store, alice=1_000)
+    with store.transaction() as tx:
+        out = L.reserve_many(tx, [L.Reserve("x", "alice", 300), L.Reserve("x", "alice", 300)])
+        assert [o.duplicate for o in out] == [False, True]
+        assert out[0].movement == out[1].movement
+        posts = L.post_many(tx, [L.Post("x:p", "x", 0), L.Post("x:p", "x", 0)])
+        assert posts[0] == posts[1]
+        assert L.balance(tx, "alice") == L.Balance(700, 0)
+
+
+def test_reusing_an_id_with_other_content_is_refused(store: Store) -> None:
+    funded(store, alice=1_000)
+    with store.transaction() as tx:
+        L.reserve(tx, "m1", "alice", 100, round_id="r")
+        L.reserve(tx, "m2", "alice", 100, round_id="r")
+        L.post(tx, "m2:post", "m2", 200)
+    before = snapshot(store)
+    cases = [
+        lambda tx: L.reserve(tx, "m1", "alice", 200, round_id="r"),
+        lambda tx: L.reserve(tx, "m1", "alice", 100, round_id="other-round"),
+        lambda tx: L.release(tx, "m1", "m2"),
+        lambda tx: L.post(tx, "m2:post", "m2", 300),
+        lambda tx: L.credit(tx, "credit:alice", "alice", 999),
+        lambda tx: L.post_many(tx, [L.Post("p", "m1", 1), L.Post("p", "m1", 2)]),
+    ]
+    for case in cases:
+        with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+            case(tx)
+        assert err.value.code == "ledger.movement_conflict"
+    assert snapshot(store) == before
+
+
+def test_a_reservation_closes_once(store: Store) -> None:
+    funded(store, alice=1_000)
+    with store.transaction() as tx:
+        L.reserve(tx, "m1", "alice", 100)
+        L.post(tx, "m1:post", "m1", 0)
+    before = snapshot(store)
+    with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+        L.release(tx, "m1:void", "m1")
+    assert err.value.code == "ledger.reservation_closed"
+    with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+        L.release(tx, "nope:void", "nope")
+    assert err.value.code == "ledger.unknown_reservation"
+    with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+        L.release(tx, "credit-as-res", "credit:alice")
+    assert err.value.code == "ledger.unknown_reservation"
+    with store.transaction() as tx:
+        L.reserve(tx, "m2", "alice", 100)
+    with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+        L.settle_many(tx, [L.Post("m2:post", "m2", 0), L.Release("m2:void", "m2")])
+    assert err.value.code == "ledger.reservation_closed"
+    with store.reader() as tx:
+        assert L.balance(tx, "alice") == L.Balance(800, 100)
+    assert snapshot(store)["counts"]["ledger_movement"] == before["counts"]["ledger_movement"] + 1
+
+
+def test_insufficient_funds_leaves_everything_unchanged(store: Store) -> None:
+    funded(store, alice=1_000, bob=50)
+    with store.transaction() as tx:
+        L.reserve(tx, "a1", "alice", 900)
+    before = snapshot(store)
+    for attempt in (
+        lambda tx: L.reserve(tx, "a2", "alice", 101),
+        lambda tx: L.reserve(tx, "z1", "zoe", 1),  # never credited
+        lambda tx: L.debit(tx, "cashout", "alice", 101),
+        lambda tx: L.credit_many(tx, [L.Credit("c2", "bob", 10), L.Debit("d2", "bob", 61)]),
+    ):
+        with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+            attempt(tx)
+        assert err.value.code == "ledger.insufficient_funds"
+    assert snapshot(store) == before
+
+
+def test_a_refused_bet_group_applies_none_of_its_bets(store: Store) -> None:
+    funded(store, alice=1_000, bob=1_000)
+    requests = [
+        L.Reserve("a:main", "alice", 600, "r", group="alice-cmd"),
+        L.Reserve("b:main", "bob", 700, "r", group="bob-cmd"),
+        L.Reserve("a:pp", "alice", 300, "r", group="alice-cmd"),
+        L.Reserve("a:mdp", "alice", 200, "r", group="alice-cmd"),  # 1100 > 1000
+        L.Reserve("b:pp", "bob", 300, "r", group="bob-cmd"),
+        L.Reserve("a:alone", "alice", 1_000, "r"),
+    ]
+    with store.transaction() as tx:
+        out = L.reserve_many(tx, requests)
+        assert [o.ok for o in out] == [False, True, False, False, True, True]
+        assert {o.error.code for o in out if o.error} == {"ledger.insufficient_funds"}
+        assert L.balances(tx, ["alice", "bob"]) == {
+            "alice": L.Balance(0, 1_000), "bob": L.Balance(0, 1_000)}
+        assert L.movement(tx, "a:main") is None
+
+
+def test_a_failing_settlement_batch_applies_nothing(store: Store) -> None:
+    funded(store, alice=1_000)
+    with store.transaction() as tx:
+        L.reserve_many(tx, [L.Reserve(f"b{i}", "alice", 100, "r") for i in range(3)])
+    before = snapshot(store)
+    with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+        L.post_many(tx, [L.Post("b0:p", "b0", 200), L.Post("b1:p", "b1", -1),
+                         L.Post("b2:p", "b2", 0)])
+    assert err.value.code == "ledger.invalid_amount" and err.value.movement_id == "b1:p"
+    with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+        L.post_many(tx, [L.Post("b0:p", "b0", 200), L.Post("bX:p", "missing", 0)])
+    assert err.value.code == "ledger.unknown_reservation"
+    assert snapshot(store) == before
+
+
+@pytest.mark.parametrize("amount", [1.5, 10.0, True, -5, 0, "100", Decimal(1), None, 10**16])
+def test_amounts_must_be_positive_int_cents(store: Store, amount: object) -> None:
+    funded(store, alice=1_000)
+    before = snapshot(store)
+    with store.transaction() as tx:
+        out = L.reserve_many(tx, [L.Reserve("bad", "alice", amount)])  # type: ignore[arg-type]
+    assert out[0].error is not None and out[0].error.code == "ledger.invalid_amount"
+    for call in (lambda tx: L.credit(tx, "c", "alice", amount),
+                 lambda tx: L.reserve(tx, "r", "alice", amount)):
+        with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+            call(tx)
+        assert err.value.code == "ledger.invalid_amount"
+    assert snapshot(store) == before
+
+
+def test_payout_may_be_zero_but_not_negative_or_float(store: Store) -> None:
+    funded(store, alice=1_000)
+    with store.transaction() as tx:
+        L.reserve(tx, "r", "alice", 100)
+    for payout in (-1, 150.0):
+        with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+            L.post(tx, "p", "r", payout)  # type: ignore[arg-type]
+        assert err.value.code == "ledger.invalid_amount"
+
+
+@pytest.mark.parametrize("bad_id", ["", None, 7, "x" * 201])
+def test_ids_must_be_short_strings(store: Store, bad_id: object) -> None:
+    with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+        L.credit(tx, bad_id, "alice", 100)  # type: ignore[arg-type]
+    assert err.value.code == "ledger.invalid_id"
+    with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+        L.credit(tx, "c", bad_id, 100)  # type: ignore[arg-type]
+    assert err.value.code == "ledger.invalid_id"
+
+
+def test_earlier_bets_have_first_call_on_the_money(store: Store) -> None:
+    funded(store, alice=1_000)
+    with store.transaction() as tx:
+        out = L.reserve_many(tx, [L.Reserve("1", "alice", 600), L.Reserve("2", "alice", 600),
+                                  L.Reserve("3", "alice", 400)])
+    assert [o.ok for o in out] == [True, False, True]
+    assert [o.movement.balance_after for o in out if o.movement] == [400, 0]
+
+
+def test_events_and_money_commit_together_or_not_at_all(store: Store) -> None:
+    funded(store, alice=1_000)
+    published: list[int] = []
+    before = snapshot(store)
+    with pytest.raises(RuntimeError), store.transaction() as tx:
+        tx.append_events([NewEvent("t1", "BetPlaced", {"bet": "b1", "amount": 100}, "r1")])
+        L.reserve(tx, "b1", "alice", 100, round_id="r1")
+        tx.on_commit(lambda: published.append(1))
+        raise RuntimeError("the table crashed before commit")
+    assert snapshot(store) == before and published == []
+    with store.transaction() as tx:
+        tx.append_events([NewEvent("t1", "BetPlaced", {"bet": "b1", "amount": 100}, "r1")])
+        L.reserve(tx, "b1", "alice", 100, round_id="r1")
+        tx.on_commit(lambda: published.append(2))
+        assert published == []
+    assert published == [2]
+    with store.reader() as tx:
+        assert [e.type for e in read(tx, round_id="r1")] == ["BetPlaced"]
+        assert L.balance(tx, "alice") == L.Balance(900, 100)
+
+
+def test_the_database_itself_refuses_a_negative_player_balance(store: Store) -> None:
+    funded(store, alice=100)
+    with pytest.raises(IntegrityError), store.engine.begin() as conn:
+        conn.execute(text("UPDATE ledger_account SET balance = -1 WHERE id = 'player:alice'"))
+    with pytest.raises(IntegrityError), store.engine.begin() as conn:
+        conn.execute(text("UPDATE ledger_account SET balance = -1 WHERE id = 'held:alice'"))
+    with store.engine.begin() as conn:  # the house may owe money
+        conn.execute(text("UPDATE ledger_account SET balance = -1 WHERE id = 'cash'"))
