@@ -112,7 +112,7 @@ def test_automatic_draws_then_automatic_win_paid_at_once():
     assert d.state.deciders() == ["cai"]
     d.do(r.Decide("cai", 3, hit=False))
     assert d.state.phase is Phase.CLOSED            # the dealer's 5 stands alone
-    cai = [e for e in d.of("player_settled") if e.data["player"] == "cai"][0]
+    cai = next(e for e in d.of("player_settled") if e.data["player"] == "cai")
     assert cai.data["main"]["result"] == "win"
 
 

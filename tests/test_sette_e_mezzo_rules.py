@@ -173,3 +173,9 @@ def test_dealer_draws_below_5_and_stands_on_5():
 
 def test_deal_order_is_positions_then_dealer():
     assert live.deal_order([3, 1]) == [1, 3, None]
+
+
+def test_a_hand_that_already_won_automatically_is_not_offered_a_choice():
+    assert live.automatic_win(hand("4c 2b"), hand("5c"))
+    assert not live.may_decide(hand("4c 2b"), hand("5c"))
+    assert live.may_decide(hand("6c"), hand("5c"))  # one card: no automatic win yet
