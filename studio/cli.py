@@ -15,6 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "studio.commands.demo",
     "studio.commands.rtp",
     "studio.commands.simulate",
+    "studio.commands.sim",
 )
 
 
