@@ -21,6 +21,7 @@ class Driver:
 
     def __init__(self, rules=RULES):
         self.state, self.events = r.open_round("R1", rules, closes_at=15.0)
+        self.book = r.BetBook(rules, closes_at=15.0)
         self.n = 0
 
     def do(self, cmd):
@@ -30,10 +31,11 @@ class Driver:
 
     def bet(self, player, position, amount, kind=BetKind.MAIN, now=1.0):
         self.n += 1
-        return self.do(r.PlaceBet(f"b{self.n}", player, position, kind, amount, now))
+        placement = self.book.check(r.PlaceBet(f"b{self.n}", player, position, kind, amount, now))
+        self.events.append(self.book.add(placement))
 
     def close(self, deck_set="D1"):
-        self.do(r.CloseBetting(15.0))
+        self.do(r.CloseBetting(15.0, self.book.close()))
         if not self.state.finished:
             self.do(r.OpenDeck(deck_set))
 
@@ -132,16 +134,31 @@ def test_decision_timeout_means_stai_and_stale_timers_are_refused():
 @pytest.mark.parametrize("cmd,code", [
     (r.PlaceBet("x", "ann", 1, BetKind.MAIN, 1000, now=15.0), "bet.window_closed"),
     (r.PlaceBet("x", "ann", 4, BetKind.MAIN, 1000, now=1.0), "bet.unknown_position"),
+    (r.PlaceBet("x", "ann", "1", BetKind.MAIN, 1000, now=1.0), "bet.unknown_position"),
     (r.PlaceBet("x", "ann", 1, BetKind.MAIN, 50, now=1.0), "bet.below_min"),
     (r.PlaceBet("x", "ann", 1, BetKind.MAIN, 10_001, now=1.0), "bet.above_max"),
     (r.PlaceBet("x", "ann", 1, BetKind.MAIN, 0, now=1.0), "bet.bad_amount"),
     (r.PlaceBet("x", "ann", 1, BetKind.MAIN, 10.5, now=1.0), "bet.bad_amount"),
     (r.PlaceBet("x", "ann", 1, "jackpot", 1000, now=1.0), "bet.unknown_kind"),
     (r.PlaceBet("x", "ann", 1, BetKind.MANO_DI_POKER, 100, now=1.0), "bet.side_without_main"),
+    (r.PlaceBet("b1", "ann", 1, BetKind.MAIN, 1000, now=1.0), "bet.duplicate_id"),
+])
+def test_bad_bets_are_refused_with_a_code_and_change_nothing(cmd, code):
+    d = Driver()
+    d.bet("bob", 2, 1000)
+    before = dict(d.book.placements)
+    with pytest.raises(RoundError) as e:
+        d.book.check(cmd)
+    assert e.value.code == code
+    assert d.book.placements == before
+
+
+@pytest.mark.parametrize("cmd,code", [
     (r.Decide("ann", 1, True), "decision.not_your_turn"),
     (r.CardSeen(parse_card("Ac"), "shoe"), "card.not_expected"),
+    (r.DecisionTimeout(1, 0), "decision.stale_timer"),
 ])
-def test_bad_input_is_refused_with_a_code_and_changes_nothing(cmd, code):
+def test_bad_round_input_is_refused_with_a_code_and_changes_nothing(cmd, code):
     d = Driver()
     d.bet("bob", 2, 1000)
     before = d.state
@@ -151,17 +168,43 @@ def test_bad_input_is_refused_with_a_code_and_changes_nothing(cmd, code):
     assert d.state == before
 
 
+def test_bets_not_yet_committed_count_towards_the_limits():
+    d = Driver()
+    pending = r.BetBook(RULES, closes_at=15.0)
+    pending.add(d.book.check(r.PlaceBet("p1", "ann", 1, BetKind.MAIN, 9_000, 1.0)))
+    with pytest.raises(RoundError) as e:
+        d.book.check(r.PlaceBet("p2", "ann", 1, BetKind.MAIN, 2_000, 1.0), pending)
+    assert e.value.code == "bet.above_max"
+    # and a side bet may lean on a main bet placed earlier in the same batch
+    d.book.check(r.PlaceBet("p3", "ann", 1, BetKind.MANO_DI_POKER, 100, 1.0), pending)
+
+
 def test_round_total_limit_and_cancel():
     d = Driver()
     d.bet("ann", 1, 10_000)
     d.bet("ann", 2, 10_000)
     with pytest.raises(RoundError, match="20000") as e:
-        r.step(d.state, r.PlaceBet("x", "ann", 3, BetKind.MAIN, 100, 1.0))
+        d.book.check(r.PlaceBet("x", "ann", 3, BetKind.MAIN, 100, 1.0))
     assert e.value.code == "bet.round_limit"
-    (ev,) = d.do(r.CancelBets("ann", 2.0))
-    assert ev.data["amount"] == 20_000 and d.state.placements == ()
-    with pytest.raises(RoundError):
-        r.step(d.state, r.CancelBets("ann", 15.0))
+    assert len(d.book.check_cancel(r.CancelBets("ann", 2.0))) == 2
+    ev = d.book.cancel("ann")
+    assert ev.data["amount"] == 20_000 and d.book.placements == {}
+    assert d.book.player_total("ann") == 0
+    with pytest.raises(RoundError) as e:
+        d.book.check_cancel(r.CancelBets("ann", 2.0))
+    assert e.value.code == "bet.nothing_to_cancel"
+    with pytest.raises(RoundError) as e:
+        d.book.check_cancel(r.CancelBets("bob", 15.0))
+    assert e.value.code == "bet.window_closed"
+
+
+def test_no_bet_is_accepted_after_stop_alle_puntate_whatever_the_clock_says():
+    d = Driver()
+    d.bet("ann", 1, 1000)
+    d.close()
+    with pytest.raises(RoundError) as e:
+        d.book.check(r.PlaceBet("late", "ann", 1, BetKind.MAIN, 1000, now=0.0))
+    assert e.value.code == "bet.window_closed"
 
 
 @pytest.mark.parametrize("codes,bad,code", [

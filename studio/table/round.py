@@ -105,7 +105,10 @@ class CancelBets:
 
 @dataclass(frozen=True, slots=True)
 class CloseBetting:
+    """Stop alle puntate: the bets accepted in the window enter the round."""
+
     now: float
+    placements: tuple[Placement, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +141,7 @@ class Void:
     reason: str
 
 
-Command = PlaceBet | CancelBets | CloseBetting | OpenDeck | CardSeen | Decide | DecisionTimeout | Void
+Command = CloseBetting | OpenDeck | CardSeen | Decide | DecisionTimeout | Void
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,22 +189,19 @@ class RoundState:
     answers: Mapping[str, bool] = field(default_factory=dict)
     settled: frozenset[tuple[str, int, str]] = frozenset()  # (player, position, kind)
     void_reason: str | None = None
+    stakes: Mapping[tuple[str, int, BetKind], int] = field(default_factory=dict)
+    seats: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # players per position
 
     # ------------------------------------------------------------------ views
 
     def stake(self, player: str, position: int, kind: BetKind) -> int:
-        return sum(p.amount for p in self.placements
-                   if p.player == player and p.position == position and p.kind is kind)
+        return self.stakes.get((player, position, kind), 0)
 
     def players_on(self, position: int) -> list[str]:
-        seen: dict[str, None] = {}
-        for p in self.placements:
-            if p.position == position and p.kind is BetKind.MAIN:
-                seen[p.player] = None
-        return list(seen)
+        return list(self.seats.get(position, ()))
 
     def dealt_positions(self) -> list[int]:
-        return sorted({p.position for p in self.placements if p.kind is BetKind.MAIN})
+        return sorted(self.seats)
 
     def dealer_first(self) -> Hand:
         return Hand.of(self.dealer[:1])
@@ -246,64 +246,129 @@ def step(state: RoundState, cmd: Command) -> tuple[RoundState, list[Event]]:
     return handler(state, cmd)
 
 
-def _place_bet(state: RoundState, cmd: PlaceBet) -> tuple[RoundState, list[Event]]:
-    if state.phase is not Phase.BETTING or cmd.now >= state.closes_at:
-        raise RoundError("bet.window_closed", "Stop alle puntate: bets are closed")
-    if not isinstance(cmd.amount, int) or isinstance(cmd.amount, bool) or cmd.amount <= 0:
-        raise RoundError("bet.bad_amount", "a bet is a positive whole number of cents")
-    if not (1 <= cmd.position <= state.rules.positions):
-        raise RoundError("bet.unknown_position", f"no position {cmd.position} at this table")
-    if any(p.placement_id == cmd.placement_id for p in state.placements):
-        raise RoundError("bet.duplicate_id", "this bet was already placed")
-    limits = state.rules.limits
-    try:
-        kind = BetKind(cmd.kind)
-    except ValueError:
-        raise RoundError("bet.unknown_kind", f"no bet called {cmd.kind!r}") from None
-    spot = state.stake(cmd.player, cmd.position, kind) + cmd.amount
-    if kind is BetKind.MAIN:
-        low, high = limits.main_min, limits.main_max
-    else:
-        if state.stake(cmd.player, cmd.position, BetKind.MAIN) <= 0:
-            raise RoundError("bet.side_without_main",
-                             "side bets need your main bet on the same position")
-        low, high = limits.side_min, limits.side_max
-    if spot < low:
-        raise RoundError("bet.below_min", f"the minimum on this spot is {low} cents")
-    if spot > high:
-        raise RoundError("bet.above_max", f"the maximum on this spot is {high} cents")
-    total = sum(p.amount for p in state.placements if p.player == cmd.player) + cmd.amount
-    if total > limits.round_max_total:
-        raise RoundError("bet.round_limit",
-                         f"at most {limits.round_max_total} cents in one round")
-    placement = Placement(cmd.placement_id, cmd.player, cmd.position, kind, cmd.amount)
-    new = replace(state, placements=state.placements + (placement,))
-    return new, [Event("bet_placed", {"placement_id": cmd.placement_id, "player": cmd.player,
-                                      "position": cmd.position, "kind": kind.value,
-                                      "amount": cmd.amount, "spot_total": spot})]
+class BetBook:
+    """The bets of one betting window, kept by the table actor (its single writer).
 
+    `check` is pure: it says whether a bet may be placed, or raises RoundError. The actor adds a
+    placement only once its reservation is committed, so a refused bet leaves no trace. Lookups
+    are dictionary reads, so a window of tens of thousands of bets costs linear time.
+    """
 
-def _cancel_bets(state: RoundState, cmd: CancelBets) -> tuple[RoundState, list[Event]]:
-    if state.phase is not Phase.BETTING or cmd.now >= state.closes_at:
-        raise RoundError("bet.window_closed", "Stop alle puntate: bets can no longer be cancelled")
-    mine = [p for p in state.placements if p.player == cmd.player]
-    if not mine:
-        raise RoundError("bet.nothing_to_cancel", "you have no bets in this round")
-    rest = tuple(p for p in state.placements if p.player != cmd.player)
-    return replace(state, placements=rest), [Event("bets_cancelled", {
-        "player": cmd.player, "placement_ids": [p.placement_id for p in mine],
-        "amount": sum(p.amount for p in mine)})]
+    def __init__(self, rules: TableRules, closes_at: float) -> None:
+        self.rules = rules
+        self.closes_at = closes_at
+        self.open = True
+        self.placements: dict[str, Placement] = {}
+        self._spot: dict[tuple[str, int, BetKind], int] = {}
+        self._player: dict[str, int] = {}
+
+    def stake(self, player: str, position: int, kind: BetKind) -> int:
+        return self._spot.get((player, position, kind), 0)
+
+    def player_total(self, player: str) -> int:
+        return self._player.get(player, 0)
+
+    def of(self, player: str) -> list[Placement]:
+        return [p for p in self.placements.values() if p.player == player]
+
+    def check(self, cmd: PlaceBet, pending: BetBook | None = None) -> Placement:
+        """The placement `cmd` would make, given this book (and bets not yet committed)."""
+        if not self.open or cmd.now >= self.closes_at:
+            raise RoundError("bet.window_closed", "Stop alle puntate: bets are closed")
+        if not isinstance(cmd.amount, int) or isinstance(cmd.amount, bool) or cmd.amount <= 0:
+            raise RoundError("bet.bad_amount", "a bet is a positive whole number of cents")
+        if not isinstance(cmd.position, int) or not 1 <= cmd.position <= self.rules.positions:
+            raise RoundError("bet.unknown_position", f"no position {cmd.position} at this table")
+        try:
+            kind = BetKind(cmd.kind)
+        except ValueError:
+            raise RoundError("bet.unknown_kind", f"no bet called {cmd.kind!r}") from None
+        if cmd.placement_id in self.placements or (
+                pending is not None and cmd.placement_id in pending.placements):
+            raise RoundError("bet.duplicate_id", "this bet was already placed")
+
+        def stake(k: BetKind) -> int:
+            extra = pending.stake(cmd.player, cmd.position, k) if pending else 0
+            return self.stake(cmd.player, cmd.position, k) + extra
+
+        limits = self.rules.limits
+        spot = stake(kind) + cmd.amount
+        if kind is BetKind.MAIN:
+            low, high = limits.main_min, limits.main_max
+        else:
+            if stake(BetKind.MAIN) <= 0:
+                raise RoundError("bet.side_without_main",
+                                 "side bets need your main bet on the same position")
+            low, high = limits.side_min, limits.side_max
+        if spot < low:
+            raise RoundError("bet.below_min", f"the minimum on this spot is {low} cents")
+        if spot > high:
+            raise RoundError("bet.above_max", f"the maximum on this spot is {high} cents")
+        total = self.player_total(cmd.player) + cmd.amount + (
+            pending.player_total(cmd.player) if pending else 0)
+        if total > limits.round_max_total:
+            raise RoundError("bet.round_limit",
+                             f"at most {limits.round_max_total} cents in one round")
+        return Placement(cmd.placement_id, cmd.player, cmd.position, kind, cmd.amount)
+
+    def add(self, p: Placement) -> Event:
+        self.placements[p.placement_id] = p
+        key = (p.player, p.position, p.kind)
+        self._spot[key] = self._spot.get(key, 0) + p.amount
+        self._player[p.player] = self._player.get(p.player, 0) + p.amount
+        return Event("bet_placed", {"placement_id": p.placement_id, "player": p.player,
+                                    "position": p.position, "kind": p.kind.value,
+                                    "amount": p.amount, "spot_total": self._spot[key]})
+
+    def check_cancel(self, cmd: CancelBets) -> list[Placement]:
+        if not self.open or cmd.now >= self.closes_at:
+            raise RoundError("bet.window_closed",
+                             "Stop alle puntate: bets can no longer be cancelled")
+        mine = self.of(cmd.player)
+        if not mine:
+            raise RoundError("bet.nothing_to_cancel", "you have no bets in this round")
+        return mine
+
+    def cancel(self, player: str) -> Event:
+        mine = self.of(player)
+        for p in mine:
+            del self.placements[p.placement_id]
+            key = (p.player, p.position, p.kind)
+            self._spot[key] -= p.amount
+            if not self._spot[key]:
+                del self._spot[key]
+        self._player.pop(player, None)
+        return Event("bets_cancelled", {"player": player,
+                                        "placement_ids": [p.placement_id for p in mine],
+                                        "amount": sum(p.amount for p in mine)})
+
+    def close(self) -> tuple[Placement, ...]:
+        self.open = False
+        return tuple(self.placements.values())
 
 
 def _close_betting(state: RoundState, cmd: CloseBetting) -> tuple[RoundState, list[Event]]:
     if state.phase is not Phase.BETTING:
         raise RoundError("round.not_betting", "betting is not open")
-    events = [Event("betting_closed", {"round_id": state.round_id})]
-    dealt = state.dealt_positions()
-    if not dealt:
+    stakes: dict[tuple[str, int, BetKind], int] = {}
+    seats: dict[int, dict[str, None]] = {}
+    for p in cmd.placements:
+        key = (p.player, p.position, p.kind)
+        stakes[key] = stakes.get(key, 0) + p.amount
+        if p.kind is BetKind.MAIN:
+            seats.setdefault(p.position, {})[p.player] = None
+    for p in cmd.placements:
+        if p.kind is not BetKind.MAIN and (p.player, p.position, BetKind.MAIN) not in stakes:
+            raise RoundError("bet.side_without_main", f"{p.placement_id} has no main bet")
+    state = replace(state, placements=cmd.placements, stakes=stakes,
+                    seats={n: tuple(players) for n, players in seats.items()})
+    events = [Event("betting_closed", {"round_id": state.round_id,
+                                       "bets": len(cmd.placements),
+                                       "staked": sum(p.amount for p in cmd.placements)})]
+    if not seats:
         events.append(Event("round_closed", {"round_id": state.round_id, "no_bets": True}))
         return replace(state, phase=Phase.CLOSED), events
-    positions = {n: live.SharedPosition.open(state.players_on(n)) for n in dealt}
+    positions = {n: live.SharedPosition.open(state.players_on(n)) for n in sorted(seats)}
     phase = Phase.BURN if state.rules.burn_card else Phase.DEAL
     new = replace(state, phase=phase, positions=positions)
     return new, events + [_expect(new)]
@@ -534,7 +599,7 @@ def _void(state: RoundState, cmd: Void) -> tuple[RoundState, list[Event]]:
 
 
 _HANDLERS = {
-    PlaceBet: _place_bet, CancelBets: _cancel_bets, CloseBetting: _close_betting,
+    CloseBetting: _close_betting,
     OpenDeck: _open_deck, CardSeen: _card, Decide: _decide,
     DecisionTimeout: _decision_timeout, Void: _void,
 }
