@@ -1,0 +1,377 @@
+"""Find face-up cards in a table image and name them.
+
+Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
+
+1. Card-like regions: everything that is not green felt (G well above R and B), opened to drop
+   the thin printed markings. A blob that is one card (its hull is a quad it fills) gives that
+   quad. A blob of several things (overlapping cards, a hand or a chip on a card) gives one
+   hypothesis per straight outline stretch that ends in right-angle corners at both ends: a
+   whole card side, from which the card is built inward with the deck's aspect ratio.
+2. Each plausible quad (size, aspect) is warped to a small canonical card, normalised per colour
+   channel (which cancels brightness and colour temperature) and correlated with every template
+   of the deck, both ways up, and with the card back.
+3. A card is reported only when the best match is strong, clearly ahead of the next different
+   card, and every cell of a 3x2 grid matches on its own (a card partly covered by a hand, a chip
+   or another card fails here and is reported later, once uncovered). Backs are never reported.
+   Being unsure means reporting nothing: a wrong card is worse than a late one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from devices.camera.render import card_aspect
+from devices.camera.templates import (
+    BACK,
+    CANON_H,
+    CANON_W,
+    FINE,
+    GRID_COLS,
+    GRID_ROWS,
+    TemplateSet,
+    coarse_from_fine,
+    normalise,
+    template_set,
+)
+from studio.cards import DeckArt, DeckKind
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Acceptance limits, tuned on scene seeds below 1,000,000 (see tests/test_recognizer.py)."""
+
+    min_score: float = 0.70  # correlation with the best template
+    contender_gap: float = 0.15  # templates this close to the best score are contenders
+    min_separation: float = 0.2  # discriminant position against every contender (0.5 = exact)
+    max_cell_error: float = 1.2  # mean squared error of the worst grid cell (normalised units)
+    green_margin: int = 22  # felt: G exceeds max(R, B) by more than this
+    min_area: float = 6000.0  # card area in image pixels
+    max_area: float = 30000.0
+    min_aspect: float = 1.2  # long side / short side
+    max_aspect: float = 2.3
+    min_fill: float = 0.85  # a blob taken whole must fill this share of its quad
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A card named in one frame: code, image quad (TL, TR, BR, BL as read), match figures."""
+
+    code: str
+    quad: np.ndarray
+    score: float
+    margin: float
+    cell_error: float
+
+    @property
+    def center(self) -> tuple[float, float]:
+        c = self.quad.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    @property
+    def confidence(self) -> float:
+        """0..1: how far the match clears the acceptance limits (for logs and the dealer)."""
+        return float(min(1.0, max(0.0, (self.score - 0.5) * 2)))
+
+
+@dataclass
+class Candidate:
+    """A quad that was examined, with the verdict (for diagnostics and tuning)."""
+
+    quad: np.ndarray
+    label: str
+    score: float
+    margin: float
+    cell_error: float
+    accepted: bool
+
+
+_CELL_SLICES = [
+    (slice(r * CANON_H // GRID_ROWS, (r + 1) * CANON_H // GRID_ROWS),
+     slice(c * CANON_W // GRID_COLS, (c + 1) * CANON_W // GRID_COLS))
+    for r in range(GRID_ROWS) for c in range(GRID_COLS)
+]
+_CANON_CORNERS = np.array(
+    [[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float32)
+_OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
+
+
+def order_quad(points: np.ndarray) -> np.ndarray:
+    """Four corners clockwise (image y down), starting so that the first edge is a short side."""
+    pts = np.asarray(points, np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise on screen, since y points down
+    side = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    if side[0] + side[2] > side[1] + side[3]:
+        pts = np.roll(pts, -1, axis=0)
+    return pts
+
+
+# perspective changes a card's aspect ratio in the image: the far side is tried at these ratios
+_STRETCHES = (1.0, 0.92, 1.08, 0.85, 1.16)
+
+
+def _plausible(quad: np.ndarray, th: Thresholds) -> bool:
+    area = cv2.contourArea(quad)
+    short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
+    long = (np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[0] - quad[3])) / 2
+    return (th.min_area <= area <= th.max_area and short >= 1
+            and th.min_aspect <= long / short <= th.max_aspect)
+
+
+def _blob_quad(contour: np.ndarray, th: Thresholds) -> np.ndarray | None:
+    """The blob as one card: its hull is a quad that the blob fills."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) <= 4:
+            break
+    if len(approx) != 4:
+        return None
+    quad = order_quad(approx)
+    if not _plausible(quad, th):
+        return None
+    if cv2.contourArea(contour) < th.min_fill * cv2.contourArea(quad):
+        return None  # an L or a notch: cards overlapping, or something on the card
+    return _grow(_refine(quad, contour), 1.0)
+
+
+def _neighbour_side(poly: np.ndarray, start: int, step: int,
+                    rounding: float = 16.0) -> tuple[np.ndarray, np.ndarray] | None:
+    """The first outline edge of 15+ px next to vertex `start` (going by `step`), skipping at
+    most `rounding` px of short edges (a rounded corner): a point on it and its direction
+    pointing away from `start`. None when the outline bends about instead."""
+    n = len(poly)
+    skipped = 0.0
+    j = start
+    for _ in range(n - 1):
+        k = (j + step) % n
+        edge = float(np.linalg.norm(poly[k] - poly[j]))
+        if edge >= 15:
+            return poly[j], (poly[k] - poly[j]) / edge
+        skipped += edge
+        if skipped > rounding:
+            return None
+        j = k
+    return None
+
+
+def _intersect(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray,
+               d2: np.ndarray) -> np.ndarray | None:
+    m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
+    if abs(np.linalg.det(m)) < 0.3:
+        return None
+    t = np.linalg.solve(m, (p2 - p1).astype(np.float64))
+    return (p1 + t[0] * d1).astype(np.float32)
+
+
+def _pt(v: np.ndarray) -> tuple[float, float]:
+    return float(v[0]), float(v[1])
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / max(float(np.linalg.norm(v)), 1e-6)
+
+
+def _side_hypotheses(contour: np.ndarray, aspect: float, th: Thresholds) -> list[list[np.ndarray]]:
+    """Cards inferred from one fully visible side of a blob that is not one card.
+
+    A straight stretch of outline with a right-ish convex corner at both ends is taken as a
+    whole card side; the card is then built inward along the neighbouring edges, the other side
+    being that length times the aspect ratio (as a long or a short side; a few lengths, since
+    perspective changes the ratio). Each list is the alternatives for one side: the caller keeps
+    the one that matches best, and the matcher rejects the wrong ones.
+    """
+    poly = cv2.approxPolyDP(contour, 3.0, True).reshape(-1, 2).astype(np.float32)
+    n = len(poly)
+    if n < 5 or n > 40:
+        return []
+    groups = []
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        length = float(np.linalg.norm(b - a))
+        if length < 25:
+            continue
+        u = (b - a) / length
+        # the neighbouring sides, found past the card's rounded corners
+        before = _neighbour_side(poly, i, -1)
+        after = _neighbour_side(poly, (i + 1) % n, +1)
+        if before is None or after is None:
+            continue
+        (pa, da), (pb, db) = before, after
+        # both neighbours must be near a right angle (perspective allows slack) ...
+        if abs(float(da @ u)) > 0.35 or abs(float(db @ u)) > 0.35:
+            continue
+        corner_a, corner_b = _intersect(a, u, pa, da), _intersect(b, u, pb, db)
+        if corner_a is None or corner_b is None:
+            continue
+        # ... and both must run along the blob's inside (a corner, not a notch)
+        if (cv2.pointPolygonTest(contour, _pt(corner_a + 8 * da + 4 * u), False) < 0
+                or cv2.pointPolygonTest(contour, _pt(corner_b + 8 * db - 4 * u), False) < 0):
+            continue
+        a, b = corner_a, corner_b
+        length = float(np.linalg.norm(b - a))
+        alternatives = []
+        for other in (length * aspect, length / aspect):
+            for stretch in _STRETCHES:
+                d = other * stretch
+                quad = order_quad(np.array([a, b, b + d * db, a + d * da], np.float32))
+                if _plausible(quad, th):
+                    alternatives.append(_grow(quad, 1.0))
+        if alternatives:
+            groups.append(alternatives)
+    return groups
+
+
+def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
+    """Fit a line to the contour points along each side and intersect neighbours: the corners
+    of a rounded card land where its straight edges meet, not on the rounding."""
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        length = float(np.linalg.norm(ab))
+        if length < 8:
+            return quad
+        u = ab / length
+        rel = pts - a
+        along = rel @ u
+        across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        near = (across < 4) & (along > 0.15 * length) & (along < 0.85 * length)
+        if near.sum() < 6:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(pts[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]])
+        if abs(np.linalg.det(m)) < 1e-3:
+            return quad
+        t = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + t[0] * d1)
+    refined = np.array(out, np.float32)
+    if np.abs(refined - quad).max() > 12:  # the fit went astray: keep the plain polygon
+        return quad
+    return refined
+
+
+def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
+    """Push each corner out along its diagonal: undo the opening's and the hull's shrinkage."""
+    centre = quad.mean(axis=0)
+    out = quad - centre
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    return (centre + out * (1 + pixels * 1.41 / np.maximum(norms, 1))).astype(np.float32)
+
+
+@dataclass
+class Recognizer:
+    """Names the face-up cards of one deck in BGR frames. Stateless between frames."""
+
+    art: DeckArt | str
+    kind: DeckKind | str | None = None
+    thresholds: Thresholds = field(default_factory=Thresholds)
+
+    def __post_init__(self) -> None:
+        self.art = DeckArt(self.art)
+        self.templates: TemplateSet = template_set(self.art, self.kind)
+        labels = self.templates.labels
+        self._label_ids = np.array([labels.index(lab) for lab in labels])
+        self.aspect = card_aspect(self.art)
+
+    def card_mask(self, frame: np.ndarray) -> np.ndarray:
+        """255 where something that is not felt lies, thin printed lines removed."""
+        b, g, r = cv2.split(frame)
+        greenness = cv2.subtract(g, cv2.max(r, b))
+        _, not_felt = cv2.threshold(greenness, self.thresholds.green_margin, 255,
+                                    cv2.THRESH_BINARY_INV)
+        return cv2.morphologyEx(not_felt, cv2.MORPH_OPEN, _OPEN_KERNEL)
+
+    def candidates(self, frame: np.ndarray) -> list[Candidate]:
+        """Every plausible card quad in the frame with its best match and verdict."""
+        if frame.ndim != 3 or frame.shape[2] != 3:
+            raise ValueError("camera.bad_frame: expected a BGR image (H, W, 3)")
+        th = self.thresholds
+        contours, _ = cv2.findContours(self.card_mask(frame), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        out = []
+        for contour in contours:
+            if cv2.contourArea(contour) < th.min_area * 0.5:
+                continue
+            quad = _blob_quad(contour, th)
+            if quad is not None:
+                whole = self._judge(frame, quad)
+                out.append(whole)
+                if whole.accepted or (whole.label == BACK and whole.score >= th.min_score):
+                    continue
+            for alternatives in _side_hypotheses(contour, self.aspect, th):
+                best = self._judge(frame, alternatives[0])
+                if best.score < th.min_score - 0.3:
+                    out.append(best)  # not even close: do not try other lengths
+                    continue
+                for quad in alternatives[1:]:
+                    judged = self._judge(frame, quad)
+                    if (judged.accepted, judged.score) > (best.accepted, best.score):
+                        best = judged
+                out.append(best)
+        return out
+
+    def recognize(self, frame: np.ndarray) -> list[Detection]:
+        """The face-up cards named in this frame (nothing when unsure)."""
+        found = [Detection(c.label, c.quad, c.score, c.margin, c.cell_error)
+                 for c in self.candidates(frame) if c.accepted]
+        # one physical card cannot be two detections: keep the best of overlapping quads
+        found.sort(key=lambda d: -d.score)
+        kept: list[Detection] = []
+        for d in found:
+            if all(np.linalg.norm(np.subtract(d.center, k.center)) > 20 for k in kept):
+                kept.append(d)
+        return kept
+
+    def _discriminate(self, vec: np.ndarray, a: int, b: int) -> float:
+        """+0.5 when vec is template a, -0.5 when template b, along the line between them."""
+        ta, tb = self.templates.fine[a], self.templates.fine[b]
+        d = ta - tb
+        dd = float(d @ d)
+        if dd < 1e-9:
+            return 0.0
+        return float((vec - (ta + tb) / 2) @ d) / dd
+
+    def _judge(self, frame: np.ndarray, quad: np.ndarray) -> Candidate:
+        th = self.thresholds
+        # warp at the fine size; the coarse image is its average (plain sampling would alias)
+        warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS * FINE)
+        big = cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
+                                  flags=cv2.INTER_LINEAR)
+        img = normalise(coarse_from_fine(big))
+        vec = img.reshape(-1)
+        vec = vec / max(float(np.linalg.norm(vec)), 1e-6)
+        fine = normalise(big).reshape(-1)
+        fine = fine / max(float(np.linalg.norm(fine)), 1e-6)
+        scores = self.templates.vectors @ vec
+        best = int(np.argmax(scores))
+        ids = self._label_ids
+        margin = float(scores[best] - scores[ids != ids[best]].max())
+        # close contenders (same layout, e.g. 6 of spades and 6 of clubs) are decided by a
+        # tournament on the pixels where their templates differ, not by the whole card
+        winner = best
+        rivals = [int(i) for i in np.argsort(-scores)[:12]
+                  if scores[i] >= scores[best] - th.contender_gap]
+        for i in rivals:
+            if ids[i] != ids[winner] and self._discriminate(fine, winner, i) < 0:
+                winner = i
+        separation = min((self._discriminate(fine, winner, i) for i in rivals
+                          if ids[i] != ids[winner]), default=0.5)
+        label = self.templates.labels[winner]
+        diff = img - self.templates.images[winner]
+        cell_error = max(float(np.mean(diff[rs, cs] ** 2)) for rs, cs in _CELL_SLICES)
+        score = float(scores[winner])
+        accepted = (label != BACK and score >= th.min_score and separation >= th.min_separation
+                    and cell_error <= th.max_cell_error)
+        margin = separation  # reported as the margin: how clearly the winner beats the rest
+        return Candidate(quad, label, score, margin, cell_error, accepted)
