@@ -163,3 +163,78 @@ def test_cli_registers_sim() -> None:
     assert args.device == "shoe" and args.seed == 4 and args.deck_set == "D1"
     with pytest.raises(SystemExit):
         build_parser().parse_args(["sim", "shoe", "--link", "/tmp/x", "--port", "/dev/ttyS0"])
+
+
+async def test_shoe_program_deals_by_itself_with_deal_every(tmp_path: Path) -> None:
+    link = tmp_path / "auto"
+    proc = await _spawn("shoe", "--link", str(link), "--script", "Ad 2d 3d", "--deal-every",
+                        "0.02", "--heartbeat", "0")
+    reader = ShoeReader(str(link), deck_set="D1")
+    try:
+        await _line(proc)
+        await reader.start()
+        await asyncio.wait_for(reader.wait_port_open(), SAFETY)
+        seen: list[str] = []
+        while not seen or seen[-1] != "3d":
+            ev = await asyncio.wait_for(reader.events.get(), SAFETY)
+            if isinstance(ev, CardDrawn):
+                seen.append(ev.card.code)
+        # Cards dealt before the reader opened the port are lost to it, never reordered.
+        assert seen == ["Ad", "2d", "3d"][-len(seen):]
+    finally:
+        await reader.stop()
+        proc.kill()
+        await proc.wait()
+
+
+async def test_simulator_on_a_given_port(tmp_path: Path) -> None:
+    """--port: the simulator opens a real tty with pyserial (here a pty slave we hold the
+    master of, as the studio's end would be at the other side of a null-modem cable)."""
+    from devices import protocol as p
+    from devices.pty_pair import SerialPortEnd
+
+    master, slave = os.openpty()
+    try:
+        sim = ShoeSim(SerialPortEnd(os.ttyname(slave), 9600), script=None, deck_set="P1",
+                      rng=random.Random(2), heartbeat_s=None)
+        await sim.start()
+        card = await sim.deal_next()
+        data = b""
+        dec = p.FrameDecoder()
+        frames: list[p.Frame | p.FrameError] = []
+        while not frames:
+            await asyncio.wait_for(_readable(master), SAFETY)
+            data = os.read(master, 4096)
+            frames = list(dec.feed(b"\x00" + data))
+        assert [p.decode_message(f) for f in frames] == [  # type: ignore[arg-type]
+            p.CardMsg(str(card), "P1")]
+        await sim.inject("unplug")
+        assert sim.link.fd is None
+        await sim.inject("replug")
+        assert sim.link.fd is not None
+        await sim.stop()
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+async def _readable(fd: int) -> None:
+    loop = asyncio.get_running_loop()
+    fut = loop.create_future()
+    loop.add_reader(fd, fut.set_result, None)
+    try:
+        await fut
+    finally:
+        loop.remove_reader(fd)
+
+
+def test_table_option_links_where_the_studio_reader_looks() -> None:
+    from devices.serial_link import sim_link_path
+    from studio.commands.sim import _line_end
+
+    args = build_parser().parse_args(["sim", "shuffler", "--table", "sem-live-1"])
+    end = _line_end(args)
+    assert isinstance(end, PtyPair) and end.link == sim_link_path("sem-live-1", "shuffler")
+    args = build_parser().parse_args(["sim", "shoe", "--table", "sem-quota-fissa-1"])
+    with pytest.raises(SystemExit, match="config.no_device"):
+        _line_end(args)
