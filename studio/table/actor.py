@@ -1,0 +1,824 @@
+"""The table actor: the imperative shell around the pure round of Sette e Mezzo Live.
+
+One asyncio task consumes the table's inbox in order, so no two coroutines ever change a round.
+For each input it asks the pure core (`studio.table.round`) what follows, then stores the events
+and the money they move in ONE transaction (`studio.storage`, `studio.ledger`), and only then
+adopts the new state and publishes the events. A failure before the commit leaves nothing behind.
+
+Bets arrive by the thousand in a betting window: the actor drains every bet command waiting in
+its inbox and commits them together (group commit), answering each player once it is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from studio import ledger
+from studio.cards import CardCodeError, parse_card
+from studio.clock import Clock, Timer
+from studio.config import SetteEMezzoLiveTable
+from studio.storage import Store, event_log, idempotency
+from studio.storage.event_log import NewEvent
+from studio.table import round as core
+from studio.table.hub import Hub
+from studio.table.rng_shoe import RngShoe
+
+log = logging.getLogger(__name__)
+
+MAX_BATCH = 4096
+PLAYER_EVENTS = {"bet_placed", "bets_cancelled", "player_settled", "side_bet_settled",
+                 "autoplay_changed", "bet_refunded"}
+
+
+class CommandError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def error_answer(code: str, message: str) -> dict[str, Any]:
+    return {"ok": False, "error": {"code": code, "message": message}}
+
+
+@dataclass
+class _Command:
+    kind: str
+    args: dict[str, Any]
+    actor: str | None = None  # "player:<id>" / "dealer:<id>" for idempotent commands
+    key: str | None = None
+    future: asyncio.Future | None = None
+
+
+def table_rules(cfg: SetteEMezzoLiveTable) -> core.TableRules:
+    lim = cfg.limits
+    return core.TableRules(
+        positions=cfg.positions, burn_card=cfg.burn_card,
+        limits=core.Limits(lim.main_min, lim.main_max, lim.side_min, lim.side_max,
+                           lim.round_max_total),
+        paytable=cfg.paytable.to_paytable())
+
+
+def reservation_id(round_id: str, placement_id: str) -> str:
+    return f"{round_id}/{placement_id}/reserve"
+
+
+def allocate(returned: int, stakes: list[int]) -> list[int]:
+    """Split a spot's payout over its placements in proportion, cents exact (the last takes
+    the remainder), so the sum is exactly what the rules pay for the spot."""
+    total = sum(stakes)
+    shares = [returned * s // total for s in stakes[:-1]]
+    return shares + [returned - sum(shares)]
+
+
+class TableActor:
+    def __init__(self, cfg: SetteEMezzoLiveTable, store: Store, clock: Clock, hub: Hub | None = None,
+                 *, rng_shoe: RngShoe | None = None, autostart: bool = False) -> None:
+        self.cfg = cfg
+        self.table_id = cfg.id
+        self.rules = table_rules(cfg)
+        self.store = store
+        self.clock = clock
+        self.hub = hub or Hub()
+        self.stream = f"table:{cfg.id}"
+        self.rng = rng_shoe if rng_shoe is not None else (RngShoe() if cfg.card_source == "rng"
+                                                           else None)
+        self.inbox: asyncio.Queue[_Command] = asyncio.Queue()
+        self.state: core.RoundState | None = None
+        self.book: core.BetBook | None = None
+        self.round_no = 0
+        self.running = autostart
+        self.paused: str | None = None
+        self.ready_deck: str | None = None
+        self.last_bets: dict[str, list[tuple[int, str, int]]] = {}
+        self.autoplay: dict[str, int] = {}
+        self.alerts: list[dict[str, Any]] = []
+        self.history: list[dict[str, Any]] = []  # closed rounds, newest last (bounded)
+        self.card_log: list[dict[str, Any]] = []  # cards of the round, with their source
+        self._timers: dict[str, Timer] = {}
+        self._task: asyncio.Task | None = None
+        self.rounds_completed = 0
+        self.on_idle: Callable[[], Awaitable[None]] | None = None
+
+    # ================================================================== life cycle
+
+    async def start(self) -> None:
+        """Recover (void and refund rounds left in flight), then serve the inbox."""
+        self.recover()
+        self._task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
+        if self.running:
+            await self.submit("open_round", {})
+
+    async def stop(self) -> None:
+        for t in self._timers.values():
+            t.cancel()
+        self._timers.clear()
+        if self._task:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    def recover(self) -> None:
+        """A round found open in the log was in flight when the process stopped: it is void,
+        and each of its bets not yet settled is refunded exactly once."""
+        opened: dict[str, int] = {}
+        finished: set[str] = set()
+        bets: dict[str, dict[str, list[tuple[int, str, int]]]] = {}
+        with self.store.reader() as tx:
+            for ev in event_log.iter_events(tx, stream_id=self.stream):
+                p = ev.payload
+                if ev.type == "betting_opened":
+                    opened[ev.round_id] = int(p.get("round_no", 0))
+                elif ev.type in ("round_closed", "round_voided"):
+                    finished.add(ev.round_id)
+                elif ev.type == "bet_placed":
+                    bets.setdefault(ev.round_id, {}).setdefault(p["player"], []).append(
+                        (p["position"], p["kind"], p["amount"]))
+                elif ev.type == "bets_cancelled":
+                    bets.get(ev.round_id, {}).pop(p["player"], None)
+        self.round_no = max(opened.values(), default=0)
+        for round_id in opened:  # Ripunta survives a restart: the last bets of each player
+            for player, b in bets.get(round_id, {}).items():
+                self.last_bets[player] = b
+        for round_id in [r for r in opened if r not in finished]:
+            with self.store.transaction() as tx:
+                open_res = ledger.open_reservations(tx, round_id=round_id)
+                ledger.release_many(tx, [ledger.Release(f"{m.id}:void", m.id) for m in open_res])
+                event = core.Event("round_voided", {
+                    "round_id": round_id, "reason": "malfunction: the studio restarted",
+                    "refunds": [{"reservation_id": m.id, "player": m.player_id,
+                                 "amount": m.amount} for m in open_res]})
+                self._append(tx, round_id, [event])
+            log.warning("table %s: round %s voided on recovery (%d refunds)", self.table_id,
+                        round_id, len(open_res))
+
+    # ================================================================== the public API
+
+    async def submit(self, kind: str, args: dict[str, Any], actor: str | None = None,
+                     key: str | None = None) -> dict[str, Any]:
+        future = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait(_Command(kind, args, actor, key, future))
+        return await future
+
+    def post(self, kind: str, args: dict[str, Any]) -> None:
+        """Fire and forget (timers, devices)."""
+        self.inbox.put_nowait(_Command(kind, args))
+
+    async def place_bets(self, player: str, bets: list[dict[str, Any]], key: str) -> dict:
+        return await self.submit("bet", {"player": player, "bets": bets},
+                                 f"player:{player}", key)
+
+    async def cancel_bets(self, player: str, key: str) -> dict:
+        return await self.submit("cancel", {"player": player}, f"player:{player}", key)
+
+    async def repeat_bets(self, player: str, key: str) -> dict:
+        """Ripunta: the player's bets of the previous round, again."""
+        return await self.submit("ripunta", {"player": player}, f"player:{player}", key)
+
+    async def set_autoplay(self, player: str, rounds: int, key: str) -> dict:
+        return await self.submit("autoplay", {"player": player, "rounds": rounds},
+                                 f"player:{player}", key)
+
+    async def decide(self, player: str, position: int, choice: str, key: str) -> dict:
+        return await self.submit("decide", {"player": player, "position": position,
+                                            "choice": choice}, f"player:{player}", key)
+
+    async def dealer(self, dealer_id: str, command: str, key: str, **args: Any) -> dict:
+        return await self.submit(f"dealer_{command}", dict(args), f"dealer:{dealer_id}", key)
+
+    def card_seen(self, code: str, source: str, deck_set: str | None = None) -> None:
+        self.post("card", {"code": code, "source": source, "deck_set": deck_set})
+
+    def deck_ready(self, deck_set: str) -> None:
+        self.post("deck_ready", {"deck_set": deck_set})
+
+    def device_status(self, device: str, online: bool, detail: str = "") -> None:
+        self.post("device_status", {"device": device, "online": online, "detail": detail})
+
+    # ================================================================== views
+
+    def snapshot(self, audience: str = "public") -> dict[str, Any]:
+        """The table as a client should see it on (re)connection: never a hidden card."""
+        s = self.state
+        view: dict[str, Any] = {
+            "table_id": self.table_id, "name": self.cfg.name, "positions": self.rules.positions,
+            "deck_art": self.cfg.deck_art.value, "paused": self.paused, "running": self.running,
+            "limits": self.cfg.limits.model_dump(), "round": None,
+        }
+        if s is None:
+            return view
+        rnd: dict[str, Any] = {
+            "round_id": s.round_id, "phase": s.phase.value, "closes_at": s.closes_at,
+            "dealer": [c.code for c in s.dealer],
+            "positions": {str(n): {"cards": [c.code for c in pos.cards]}
+                          for n, pos in s.positions.items()},
+            "deciding": s.deciding, "turn": s.turn,
+            "expecting": s.expecting().describe() if s.expecting() else None,
+        }
+        if audience.startswith("player:"):
+            player = audience.split(":", 1)[1]
+            rnd["my_bets"] = self._bets_of(player)
+            rnd["my_hands"] = {str(n): [c.code for c in pos.cards_of(player)]
+                               for n, pos in s.positions.items() if player in pos.seats}
+            rnd["my_decision"] = player in s.deciders()
+            rnd["autoplay"] = self.autoplay.get(player, 0)
+        if audience == "dealer":
+            rnd["bets"] = len(s.placements) if s.placements else (
+                len(self.book.placements) if self.book else 0)
+            rnd["alerts"] = self.alerts[-20:]
+            rnd["cards_seen"] = self.card_log[-60:]
+        view["round"] = rnd
+        return view
+
+    def _bets_of(self, player: str) -> list[dict[str, Any]]:
+        s = self.state
+        source = s.placements if s and s.placements else (
+            tuple(self.book.placements.values()) if self.book else ())
+        return [{"position": p.position, "kind": p.kind.value, "amount": p.amount}
+                for p in source if p.player == player]
+
+    # ================================================================== the loop
+
+    async def _run(self) -> None:
+        while True:
+            first = await self.inbox.get()
+            batch = [first]
+            while len(batch) < MAX_BATCH and not self.inbox.empty():
+                batch.append(self.inbox.get_nowait())
+            i = 0
+            while i < len(batch):
+                if batch[i].kind == "bet":
+                    j = i
+                    while j < len(batch) and batch[j].kind == "bet":
+                        j += 1
+                    self._guard(self._bet_run, batch[i:j])
+                    i = j
+                else:
+                    self._guard(self._one, batch[i])
+                    i += 1
+            if self.inbox.empty() and self.on_idle is not None:
+                await self.on_idle()
+
+    def _guard(self, fn: Callable[[Any], None], arg: Any) -> None:
+        """An unexpected failure must not kill the table: answer, alert, pause."""
+        try:
+            fn(arg)
+        except Exception as e:
+            log.exception("table %s: %s failed", self.table_id, fn.__name__)
+            cmds = arg if isinstance(arg, list) else [arg]
+            for c in cmds:
+                self._answer(c, error_answer("table.internal_error", str(e)))
+            self._alert("table.internal_error", f"internal error: {e}")
+            self.paused = self.paused or "internal error"
+
+    @staticmethod
+    def _answer(cmd: _Command, answer: dict[str, Any]) -> None:
+        if cmd.future is not None and not cmd.future.done():
+            cmd.future.set_result(answer)
+
+    # ================================================================== storage helpers
+
+    def _append(self, tx, round_id: str | None, events: Iterable[core.Event]) -> None:
+        tx.append_events([NewEvent(self.stream, e.type, {**e.data, "private": e.private},
+                                   round_id) for e in events])
+
+    def _publish(self, round_id: str | None, events: Iterable[core.Event]) -> None:
+        for e in events:
+            if e.private:
+                continue
+            payload = {"type": e.type, "table_id": self.table_id, "round_id": round_id,
+                       **e.data}
+            player = e.data.get("player")
+            if e.type in PLAYER_EVENTS and player is not None:
+                self.hub.publish(self.table_id, f"player:{player}", payload)
+                self.hub.publish(self.table_id, "dealer", payload)
+            elif e.type == "round_voided":
+                public = {k: v for k, v in payload.items() if k != "refunds"}
+                self.hub.publish(self.table_id, "public", public)
+                self.hub.publish(self.table_id, "dealer", payload)
+                for r in e.data.get("refunds", []):
+                    self.hub.publish(self.table_id, f"player:{r['player']}", {
+                        "type": "bet_refunded", "table_id": self.table_id,
+                        "round_id": round_id, "amount": r["amount"]})
+            elif e.type in ("card_rejected", "alert", "deck_opened"):
+                self.hub.publish(self.table_id, "dealer", payload)
+            else:
+                self.hub.publish(self.table_id, "public", payload)
+
+    def _alert(self, code: str, message: str, **extra: Any) -> None:
+        alert = {"code": code, "message": message, "at": self.clock.now(), **extra}
+        self.alerts.append(alert)
+        del self.alerts[:-100]
+        self.hub.publish(self.table_id, "dealer", {"type": "alert", "table_id": self.table_id,
+                                                   **alert})
+
+    # ================================================================== bets (group commit)
+
+    def _bet_run(self, cmds: list[_Command]) -> None:
+        try:
+            self._bet_batch(cmds)
+        except _RetryAlone:
+            for c in cmds:  # rare: a refusal from the ledger inside a batch
+                self._bet_batch([c])
+
+    def _bet_batch(self, cmds: list[_Command]) -> None:
+        now = self.clock.now()
+        book = self.book
+        pending = core.BetBook(self.rules, book.closes_at) if book else None
+        answers: dict[int, dict[str, Any]] = {}
+        accepted: list[tuple[int, _Command, list[core.Placement]]] = []
+        reserves: list[ledger.Reserve] = []
+        with self.store.transaction() as tx:
+            first = idempotency.recall_many(tx, [(c.actor, c.key) for c in cmds])
+            keys_in_batch: dict[tuple[str, str], int] = {}
+            for i, c in enumerate(cmds):
+                k = (c.actor, c.key)
+                if k in first:
+                    answers[i] = first[k]
+                    continue
+                if k in keys_in_batch:
+                    answers[i] = {"same_as": keys_in_batch[k]}
+                    continue
+                keys_in_batch[k] = i
+                try:
+                    placements = self._check_bets(c, now, pending)
+                except core.RoundError as e:
+                    answers[i] = error_answer(e.code, e.message)
+                    continue
+                for p in placements:
+                    pending.add(p)
+                    reserves.append(ledger.Reserve(
+                        reservation_id(self.state.round_id, p.placement_id), p.player,
+                        p.amount, self.state.round_id, group=f"{c.actor}/{c.key}"))
+                accepted.append((i, c, placements))
+            outcomes = ledger.reserve_many(tx, reserves) if reserves else []
+            failed = [o for o in outcomes if not o.ok]
+            if failed and len(cmds) > 1:
+                raise _RetryAlone()
+            if failed:
+                e = failed[0].error
+                answers[0] = error_answer(e.code, e.message)
+                accepted = []
+            events: list[core.Event] = []
+            players = {c.args["player"] for _, c, _ in accepted}
+            for _, c, placements in accepted:
+                for p in placements:
+                    events.append(core.Event("bet_placed", {
+                        "placement_id": p.placement_id, "player": p.player,
+                        "position": p.position, "kind": p.kind.value, "amount": p.amount}))
+            self._append(tx, self.state.round_id if self.state else None, events)
+            bal = ledger.balances(tx, players) if players else {}
+            for i, c, placements in accepted:
+                b = bal[c.args["player"]]
+                answers[i] = {"ok": True, "round_id": self.state.round_id,
+                              "bets": [{"position": p.position, "kind": p.kind.value,
+                                        "amount": p.amount} for p in placements],
+                              "balance": {"available": b.available, "reserved": b.reserved}}
+            idempotency.remember_many(tx, [
+                (cmds[i].actor, cmds[i].key, a) for i, a in answers.items()
+                if "same_as" not in a and (cmds[i].actor, cmds[i].key) not in first])
+        # committed: adopt and answer
+        published = []
+        for _, c, placements in accepted:
+            for p in placements:
+                published.append(book.add(p))
+            self.last_bets[c.args["player"]] = [(p.position, p.kind.value, p.amount)
+                                                for p in book.of(c.args["player"])]
+        for i, c in enumerate(cmds):
+            a = answers[i]
+            a = answers[a["same_as"]] if "same_as" in a else a
+            self._answer(c, a)
+            if c.args.get("autoplay"):
+                self._autoplay_result(c.args["player"], a)
+        self._publish(self.state.round_id if self.state else None, published)
+
+    def _check_bets(self, c: _Command, now: float, pending: core.BetBook | None
+                    ) -> list[core.Placement]:
+        if self.book is None or self.state is None or self.state.phase is not core.Phase.BETTING:
+            raise core.RoundError("bet.window_closed", "Stop alle puntate: bets are closed")
+        bets = c.args["bets"]
+        if not isinstance(bets, list) or not bets:
+            raise core.RoundError("bet.empty", "no bet in the command")
+        local = core.BetBook(self.rules, self.book.closes_at)
+        placements = []
+        for n, b in enumerate(bets):
+            cmd = core.PlaceBet(f"{c.args['player']}/{c.key}/{n}", c.args["player"],
+                                b.get("position"), b.get("kind", "main"), b.get("amount"), now)
+            both = _Overlay(pending, local)
+            p = self.book.check(cmd, both)
+            local.add(p)
+            placements.append(p)
+        return placements
+
+    # ================================================================== everything else
+
+    def _one(self, c: _Command) -> None:
+        if c.actor is not None:
+            with self.store.reader() as tx:
+                first = tx.recall(c.actor, c.key)
+            if first is not None:
+                self._answer(c, first)
+                return
+        try:
+            answer = getattr(self, f"_do_{c.kind}")(c)
+        except (core.RoundError, CommandError, ledger.LedgerError, CardCodeError) as e:
+            answer = error_answer(getattr(e, "code", "table.refused"),
+                                  getattr(e, "message", str(e)))
+            if c.kind == "card":
+                self._card_rejected(c, answer["error"])
+            if c.actor is not None:
+                with self.store.transaction() as tx:
+                    tx.remember(c.actor, c.key, answer)
+        self._answer(c, answer)
+
+    def _transition(self, new: core.RoundState, events: list[core.Event],
+                    money: list[ledger.Post | ledger.Release] | None = None,
+                    remember: tuple[_Command, dict[str, Any]] | None = None) -> None:
+        """Store events + money (+ the command's answer) in one transaction, then adopt."""
+        money = (money or []) + self._money_for(new, events)
+        with self.store.transaction() as tx:
+            if money:
+                ledger.settle_many(tx, money)
+            self._append(tx, new.round_id, events)
+            if remember is not None:
+                tx.remember(remember[0].actor, remember[0].key, remember[1])
+        self.state = new
+        self._publish(new.round_id, events)
+        self._after(events)
+
+    def _money_for(self, state: core.RoundState, events: list[core.Event]
+                   ) -> list[ledger.Post | ledger.Release]:
+        out: list[ledger.Post | ledger.Release] = []
+        rid = state.round_id
+
+        def spot(player: str, position: int, kind: str) -> list[core.Placement]:
+            return [p for p in state.placements if p.player == player
+                    and p.position == position and p.kind.value == kind]
+
+        def pay(placements: list[core.Placement], returned: int, refund: bool = False) -> None:
+            if refund:
+                out.extend(ledger.Release(f"{rid}/{p.placement_id}/refund",
+                                          reservation_id(rid, p.placement_id))
+                           for p in placements)
+                return
+            for p, share in zip(placements, allocate(returned, [p.amount for p in placements])):
+                out.append(ledger.Post(f"{rid}/{p.placement_id}/settle",
+                                       reservation_id(rid, p.placement_id), share))
+
+        for e in events:
+            d = e.data
+            if e.type == "side_bet_settled":
+                pay(spot(d["player"], d["position"], d["kind"]), d["returned"])
+            elif e.type == "player_settled":
+                pay(spot(d["player"], d["position"], "main"), d["main"]["returned"])
+                m = d["mano_di_poker"]
+                if m is not None:
+                    pay(spot(d["player"], d["position"], "mano_di_poker"), m["returned"],
+                        refund=m["result"] == "refund")
+            elif e.type == "round_voided":
+                for r in d["refunds"]:
+                    out.append(ledger.Release(f"{rid}/{r['placement_id']}/void",
+                                              reservation_id(rid, r["placement_id"])))
+        return out
+
+    def _after(self, events: list[core.Event]) -> None:
+        """Timers and automatic follow-ups of what just happened."""
+        for e in events:
+            if e.type == "decision_requested":
+                self._set_decision_timer()
+            elif e.type in ("round_closed", "round_voided"):
+                self._round_finished(e)
+        self._feed()
+
+    def _set_decision_timer(self) -> None:
+        s = self.state
+        if s is None or s.phase is not core.Phase.DECISIONS or self.paused:
+            return
+        pos, turn = s.deciding, s.turn
+        self._timer("decision", self.clock.now() + self.cfg.timers.decision_s,
+                    lambda: self.post("decision_timeout", {"position": pos, "turn": turn}))
+
+    def _timer(self, name: str, when: float, callback: Callable[[], None]) -> None:
+        old = self._timers.pop(name, None)
+        if old:
+            old.cancel()
+        self._timers[name] = self.clock.call_at(when, callback, f"{self.table_id}:{name}")
+
+    def _round_finished(self, e: core.Event) -> None:
+        for name in ("decision", "betting"):
+            t = self._timers.pop(name, None)
+            if t:
+                t.cancel()
+        self.rounds_completed += 1
+        self.history.append({"round_id": e.data.get("round_id"), "type": e.type,
+                             "dealer": e.data.get("dealer"), "reason": e.data.get("reason")})
+        del self.history[:-200]
+        self.book = None
+        self.card_log = []
+        if self.running:
+            self._timer("next_round", self.clock.now() + self.cfg.timers.pause_between_rounds_s,
+                        lambda: self.post("open_round", {}))
+
+    def _feed(self) -> None:
+        """The RNG shoe deals by itself whenever the round expects a card: from a fresh deck of
+        this round (never the cards left from another round), opening the next prepared deck
+        if the round uses up the first."""
+        s = self.state
+        while (self.rng is not None and s is not None and not self.paused and not s.finished
+               and s.expecting() is not None):
+            if not s.deck_sets or self.rng.deck_set != s.deck_sets[-1]:
+                self._open_rng_deck(s)
+            else:
+                card = self.rng.next_card()
+                if card is None:
+                    self._open_rng_deck(s)
+                else:
+                    self._card_step(core.CardSeen(card, "rng", self.rng.deck_set))
+            s = self.state
+
+    def _open_rng_deck(self, s: core.RoundState) -> None:
+        deck_set = f"{s.round_id}-deck{len(s.deck_sets) + 1}"
+        order = self.rng.new_deck(deck_set)
+        new, events = core.step(s, core.OpenDeck(deck_set))
+        private = core.Event("deck_prepared", {"deck_set": deck_set,
+                                               "order": [c.code for c in order]}, private=True)
+        self._transition(new, [private, *events])
+
+    def _card_step(self, cmd: core.CardSeen) -> None:
+        new, events = core.step(self.state, cmd)
+        burned = events[0].type == "burn_card"
+        self.card_log.append({"card": None if burned else cmd.card.code, "burn": burned,
+                              "source": cmd.source, "at": self.clock.now()})
+        self._transition(new, events)
+
+    # ------------------------------------------------------------------ commands
+
+    def _do_ping(self, c: _Command) -> dict[str, Any]:
+        return {"ok": True}
+
+    async def drain(self) -> None:
+        """Wait until every command posted so far (and what they posted) is processed."""
+        while True:
+            await self.submit("ping", {})
+            if self.inbox.empty():
+                return
+
+    def _do_open_round(self, c: _Command) -> dict[str, Any]:
+        if self.state is not None and not self.state.finished:
+            raise CommandError("round.in_progress", "a round is already in progress")
+        if not self.running:
+            raise CommandError("table.stopped", "the table is not running")
+        self.round_no += 1
+        round_id = f"{self.table_id}-{self.round_no:06d}"
+        closes_at = self.clock.now() + self.cfg.timers.betting_window_s
+        state, events = core.open_round(round_id, self.rules, closes_at)
+        events[0].data["round_no"] = self.round_no  # type: ignore[index]
+        self.book = core.BetBook(self.rules, closes_at)
+        self._transition(state, events)
+        self._timer("betting", closes_at, lambda: self.post("close_betting", {}))
+        self._autoplay_bets(round_id)
+        return {"ok": True, "round_id": round_id}
+
+    def _autoplay_bets(self, round_id: str) -> None:
+        for player, left in list(self.autoplay.items()):
+            bets = self.last_bets.get(player)
+            if left <= 0 or not bets:
+                self.autoplay.pop(player, None)
+                continue
+            self.autoplay[player] = left - 1
+            self.inbox.put_nowait(_Command(
+                "bet", {"player": player, "autoplay": True, "bets": [
+                    {"position": p, "kind": k, "amount": a} for p, k, a in bets]},
+                f"player:{player}", f"autoplay:{round_id}"))
+
+    def _autoplay_result(self, player: str, answer: dict[str, Any]) -> None:
+        if not answer.get("ok"):
+            self.autoplay.pop(player, None)  # stops on insufficient credit (or any refusal)
+            self.hub.publish(self.table_id, f"player:{player}", {
+                "type": "autoplay_changed", "table_id": self.table_id, "rounds": 0,
+                "reason": answer["error"]["code"]})
+
+    def _do_close_betting(self, c: _Command) -> dict[str, Any]:
+        s = self.state
+        if s is None or s.phase is not core.Phase.BETTING:
+            raise CommandError("round.not_betting", "betting is not open")
+        placements = self.book.close()
+        new, events = core.step(s, core.CloseBetting(self.clock.now(), placements))
+        if not new.finished and self.rng is None:
+            # Cards come from the shoe (the deck the shuffler announced) or the dealer's keys.
+            deck_set = self.ready_deck or f"{new.round_id}-manual"
+            new, more = core.step(new, core.OpenDeck(deck_set))
+            events += more
+        self._transition(new, events)  # the RNG shoe opens its own fresh deck as it deals
+        return {"ok": True}
+
+    def _do_card(self, c: _Command) -> dict[str, Any]:
+        a = c.args
+        card = parse_card(a["code"])
+        if self.paused and a["source"] != "manual":
+            raise core.RoundError("table.paused", f"the table is paused: {self.paused}")
+        if self.state is None or self.state.finished:
+            raise core.RoundError("card.not_expected", "no round is being dealt")
+        self._card_step(core.CardSeen(card, a["source"], a.get("deck_set")))
+        return {"ok": True}
+
+    def _card_rejected(self, c: _Command, error: dict[str, str]) -> None:
+        """A doubtful card: recorded for the dealer (never shown to players), table paused."""
+        if error["code"] == "table.paused":
+            return
+        self.paused = f"card rejected: {error['code']}"
+        self._timers.pop("decision", None)
+        event = core.Event("card_rejected", {"code": error["code"], "message": error["message"],
+                                             "card": c.args.get("code"),
+                                             "source": c.args.get("source")}, private=True)
+        with self.store.transaction() as tx:
+            self._append(tx, self.state.round_id if self.state else None, [event])
+        self._alert(error["code"], error["message"], card=c.args.get("code"),
+                    source=c.args.get("source"))
+
+    def _do_deck_ready(self, c: _Command) -> dict[str, Any]:
+        self.ready_deck = c.args["deck_set"]
+        s = self.state
+        if s is not None and not s.finished and s.phase is not core.Phase.BETTING and (
+                not s.deck_sets or len(s.seen) == len(core.FORTY)):
+            new, events = core.step(s, core.OpenDeck(self.ready_deck))
+            self._transition(new, events)
+        return {"ok": True}
+
+    def _do_device_status(self, c: _Command) -> dict[str, Any]:
+        a = c.args
+        if not a["online"]:
+            self.paused = f"{a['device']} offline"
+            self._alert("device.offline", f"{a['device']} is offline: {a['detail']}",
+                        device=a["device"])
+        else:
+            self._alert("device.online", f"{a['device']} is back online; resume when ready",
+                        device=a["device"])
+        return {"ok": True}
+
+    def _do_decide(self, c: _Command) -> dict[str, Any]:
+        a = c.args
+        if self.state is None:
+            raise core.RoundError("decision.not_your_turn", "no round is being played")
+        if a["choice"] not in ("carta", "stai"):
+            raise CommandError("decision.bad_choice", "choose 'carta' or 'stai'")
+        if self.paused:
+            raise CommandError("table.paused", f"the table is paused: {self.paused}")
+        new, events = core.step(self.state, core.Decide(a["player"], a["position"],
+                                                        a["choice"] == "carta"))
+        answer = {"ok": True, "choice": a["choice"]}
+        if new.phase is not core.Phase.DECISIONS or new.turn != self.state.turn:
+            self._timers.pop("decision", None)
+        self._transition(new, events, remember=(c, answer))
+        return answer
+
+    def _do_decision_timeout(self, c: _Command) -> dict[str, Any]:
+        if self.paused or self.state is None:
+            return {"ok": False}
+        new, events = core.step(self.state, core.DecisionTimeout(c.args["position"],
+                                                                 c.args["turn"]))
+        self._transition(new, events)
+        return {"ok": True}
+
+    def _do_cancel(self, c: _Command) -> dict[str, Any]:
+        player = c.args["player"]
+        if self.book is None:
+            raise core.RoundError("bet.window_closed", "Stop alle puntate")
+        mine = self.book.check_cancel(core.CancelBets(player, self.clock.now()))
+        rid = self.state.round_id
+        with self.store.transaction() as tx:
+            ledger.release_many(tx, [ledger.Release(f"{rid}/{p.placement_id}/cancel",
+                                                    reservation_id(rid, p.placement_id))
+                                     for p in mine])
+            event = core.Event("bets_cancelled", {
+                "player": player, "placement_ids": [p.placement_id for p in mine],
+                "amount": sum(p.amount for p in mine)})
+            self._append(tx, rid, [event])
+            b = ledger.balance(tx, player)
+            answer = {"ok": True, "cancelled": event.data["amount"],
+                      "balance": {"available": b.available, "reserved": b.reserved}}
+            tx.remember(c.actor, c.key, answer)
+        self.book.cancel(player)
+        self.last_bets.pop(player, None)
+        self._publish(rid, [event])
+        return answer
+
+    def _do_ripunta(self, c: _Command) -> dict[str, Any]:
+        player = c.args["player"]
+        bets = self.last_bets.get(player)
+        if not bets:
+            raise CommandError("bet.nothing_to_repeat", "no previous bets to repeat")
+        # Re-enter as a bet command with the same idempotency key, answered as a bet.
+        self.inbox.put_nowait(_Command(
+            "bet", {"player": player, "bets": [{"position": p, "kind": k, "amount": a}
+                                               for p, k, a in bets]},
+            c.actor, c.key, c.future))
+        c.future = None
+        return {"ok": True}
+
+    def _do_autoplay(self, c: _Command) -> dict[str, Any]:
+        player, rounds = c.args["player"], c.args["rounds"]
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 0 <= rounds <= 1000:
+            raise CommandError("autoplay.bad_rounds", "autoplay rounds must be 0 to 1000")
+        if rounds and not self.last_bets.get(player):
+            raise CommandError("autoplay.no_bets", "place a bet first: autoplay repeats it")
+        if rounds:
+            self.autoplay[player] = rounds
+        else:
+            self.autoplay.pop(player, None)
+        answer = {"ok": True, "autoplay": rounds}
+        with self.store.transaction() as tx:
+            self._append(tx, self.state.round_id if self.state else None, [core.Event(
+                "autoplay_changed", {"player": player, "rounds": rounds})])
+            tx.remember(c.actor, c.key, answer)
+        return answer
+
+    # ------------------------------------------------------------------ dealer commands
+
+    def _do_dealer_start(self, c: _Command) -> dict[str, Any]:
+        self.running = True
+        if self.state is None or self.state.finished:
+            self.post("open_round", {})
+        return self._remembered(c, {"ok": True, "running": True})
+
+    def _do_dealer_stop(self, c: _Command) -> dict[str, Any]:
+        """No new round after the current one."""
+        self.running = False
+        t = self._timers.pop("next_round", None)
+        if t:
+            t.cancel()
+        return self._remembered(c, {"ok": True, "running": False})
+
+    def _do_dealer_pause(self, c: _Command) -> dict[str, Any]:
+        self.paused = c.args.get("reason") or "paused by the dealer"
+        t = self._timers.pop("decision", None)
+        if t:
+            t.cancel()
+        self._alert("table.paused", self.paused)
+        return self._remembered(c, {"ok": True, "paused": self.paused})
+
+    def _do_dealer_resume(self, c: _Command) -> dict[str, Any]:
+        self.paused = None
+        self._alert("table.resumed", "the table is running again")
+        self._set_decision_timer()  # a fresh, full decision timer
+        self._feed()
+        return self._remembered(c, {"ok": True, "paused": None})
+
+    def _do_dealer_card(self, c: _Command) -> dict[str, Any]:
+        """Manual entry when a reader fails: the dealer confirms the card by its code."""
+        if self.state is None or self.state.finished:
+            raise core.RoundError("card.not_expected", "no round is being dealt")
+        card = parse_card(c.args.get("code", ""))
+        self._card_step(core.CardSeen(card, "manual"))
+        return self._remembered(c, {"ok": True, "card": card.code})
+
+    def _do_dealer_void(self, c: _Command) -> dict[str, Any]:
+        reason = (c.args.get("reason") or "").strip()
+        if not reason:
+            raise CommandError("void.reason_required", "say why the round is void")
+        s = self.state
+        if s is None or s.finished:
+            raise CommandError("round.none", "no round to void")
+        if s.phase is core.Phase.BETTING:  # the window's bets are in the book, not the round
+            s = replace(s, placements=self.book.close())
+        new, events = core.step(s, core.Void(reason))
+        self._timers.pop("decision", None)
+        for name in ("betting", "decision"):
+            t = self._timers.pop(name, None)
+            if t:
+                t.cancel()
+        answer = {"ok": True, "voided": new.round_id}
+        self._transition(new, events, remember=(c, answer))
+        return answer
+
+    def _remembered(self, c: _Command, answer: dict[str, Any]) -> dict[str, Any]:
+        with self.store.transaction() as tx:
+            tx.remember(c.actor, c.key, answer)
+        return answer
+
+
+class _RetryAlone(Exception):
+    """A batch met a ledger refusal: process its commands one by one instead."""
+
+
+class _Overlay:
+    """Two pending books seen as one (bets earlier in the batch, and in the same command)."""
+
+    def __init__(self, *books: core.BetBook | None) -> None:
+        self.books = [b for b in books if b is not None]
+        self.placements = self  # `placement_id in overlay.placements`
+
+    def __contains__(self, placement_id: object) -> bool:
+        return any(placement_id in b.placements for b in self.books)
+
+    def stake(self, player: str, position: int, kind: core.BetKind) -> int:
+        return sum(b.stake(player, position, kind) for b in self.books)
+
+    def player_total(self, player: str) -> int:
+        return sum(b.player_total(player) for b in self.books)
