@@ -20,7 +20,12 @@ from studio.storage.models import STORAGE_TABLES
 
 # Game -> "module:function" of its replayer (see studio.storage.audit). Each game's round
 # controller adds its line here, e.g. "sette-e-mezzo-live": "studio.replay:sette_e_mezzo_live".
-REPLAYERS: dict[str, str] = {}
+REPLAYERS: dict[str, str] = {"sette-e-mezzo-live": "studio.table.replay:sette_e_mezzo_live"}
+
+
+def stream_of(table_id: str) -> str:
+    """The event-log stream of a table (as the table actor names it)."""
+    return f"table:{table_id}"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,7 +55,7 @@ def run_verify(args: argparse.Namespace) -> int:
     url = args.database
     try:
         cfg = load_config(args.config)
-        games = {t.id: t.game for t in cfg.tables}
+        games = {stream_of(t.id): t.game for t in cfg.tables}
         url = url or cfg.studio.database_url
     except ConfigError as e:
         if url is None:

@@ -25,6 +25,12 @@ from studio.storage import Store, event_log, idempotency
 from studio.storage.event_log import NewEvent
 from studio.table import round as core
 from studio.table.hub import Hub
+from studio.table.money import (
+    cancel_for,
+    money_for,
+    recovery_release,
+    reserve_for,
+)
 from studio.table.rng_shoe import RngShoe
 
 log = logging.getLogger(__name__)
@@ -61,18 +67,6 @@ def table_rules(cfg: SetteEMezzoLiveTable) -> core.TableRules:
         limits=core.Limits(lim.main_min, lim.main_max, lim.side_min, lim.side_max,
                            lim.round_max_total),
         paytable=cfg.paytable.to_paytable())
-
-
-def reservation_id(round_id: str, placement_id: str) -> str:
-    return f"{round_id}/{placement_id}/reserve"
-
-
-def allocate(returned: int, stakes: list[int]) -> list[int]:
-    """Split a spot's payout over its placements in proportion, cents exact (the last takes
-    the remainder), so the sum is exactly what the rules pay for the spot."""
-    total = sum(stakes)
-    shares = [returned * s // total for s in stakes[:-1]]
-    return shares + [returned - sum(shares)]
 
 
 class TableActor:
@@ -149,9 +143,10 @@ class TableActor:
         for round_id in [r for r in opened if r not in finished]:
             with self.store.transaction() as tx:
                 open_res = ledger.open_reservations(tx, round_id=round_id)
-                ledger.release_many(tx, [ledger.Release(f"{m.id}:void", m.id) for m in open_res])
+                ledger.release_many(tx, [recovery_release(m.id) for m in open_res])
                 event = core.Event("round_voided", {
                     "round_id": round_id, "reason": "malfunction: the studio restarted",
+                    "recovery": True,
                     "refunds": [{"reservation_id": m.id, "player": m.player_id,
                                  "amount": m.amount} for m in open_res]})
                 self._append(tx, round_id, [event])
@@ -353,9 +348,7 @@ class TableActor:
                     continue
                 for p in placements:
                     pending.add(p)
-                    reserves.append(ledger.Reserve(
-                        reservation_id(self.state.round_id, p.placement_id), p.player,
-                        p.amount, self.state.round_id, group=f"{c.actor}/{c.key}"))
+                    reserves.append(reserve_for(self.state.round_id, p, f"{c.actor}/{c.key}"))
                 accepted.append((i, c, placements))
             outcomes = ledger.reserve_many(tx, reserves) if reserves else []
             failed = [o for o in outcomes if not o.ok]
@@ -441,7 +434,7 @@ class TableActor:
                     money: list[ledger.Post | ledger.Release] | None = None,
                     remember: tuple[_Command, dict[str, Any]] | None = None) -> None:
         """Store events + money (+ the command's answer) in one transaction, then adopt."""
-        money = (money or []) + self._money_for(new, events)
+        money = (money or []) + money_for(new, events)
         with self.store.transaction() as tx:
             if money:
                 ledger.settle_many(tx, money)
@@ -451,41 +444,6 @@ class TableActor:
         self.state = new
         self._publish(new.round_id, events)
         self._after(events)
-
-    def _money_for(self, state: core.RoundState, events: list[core.Event]
-                   ) -> list[ledger.Post | ledger.Release]:
-        out: list[ledger.Post | ledger.Release] = []
-        rid = state.round_id
-
-        def spot(player: str, position: int, kind: str) -> list[core.Placement]:
-            return [p for p in state.placements if p.player == player
-                    and p.position == position and p.kind.value == kind]
-
-        def pay(placements: list[core.Placement], returned: int, refund: bool = False) -> None:
-            if refund:
-                out.extend(ledger.Release(f"{rid}/{p.placement_id}/refund",
-                                          reservation_id(rid, p.placement_id))
-                           for p in placements)
-                return
-            for p, share in zip(placements, allocate(returned, [p.amount for p in placements])):
-                out.append(ledger.Post(f"{rid}/{p.placement_id}/settle",
-                                       reservation_id(rid, p.placement_id), share))
-
-        for e in events:
-            d = e.data
-            if e.type == "side_bet_settled":
-                pay(spot(d["player"], d["position"], d["kind"]), d["returned"])
-            elif e.type == "player_settled":
-                pay(spot(d["player"], d["position"], "main"), d["main"]["returned"])
-                m = d["mano_di_poker"]
-                if m is not None:
-                    pay(spot(d["player"], d["position"], "mano_di_poker"), m["returned"],
-                        refund=m["result"] == "refund")
-            elif e.type == "round_voided":
-                for r in d["refunds"]:
-                    out.append(ledger.Release(f"{rid}/{r['placement_id']}/void",
-                                              reservation_id(rid, r["placement_id"])))
-        return out
 
     def _after(self, events: list[core.Event]) -> None:
         """Timers and automatic follow-ups of what just happened."""
@@ -693,9 +651,7 @@ class TableActor:
         mine = self.book.check_cancel(core.CancelBets(player, self.clock.now()))
         rid = self.state.round_id
         with self.store.transaction() as tx:
-            ledger.release_many(tx, [ledger.Release(f"{rid}/{p.placement_id}/cancel",
-                                                    reservation_id(rid, p.placement_id))
-                                     for p in mine])
+            ledger.release_many(tx, [cancel_for(rid, p.placement_id) for p in mine])
             event = core.Event("bets_cancelled", {
                 "player": player, "placement_ids": [p.placement_id for p in mine],
                 "amount": sum(p.amount for p in mine)})

@@ -230,10 +230,32 @@ class RoundState:
         return self.phase in (Phase.CLOSED, Phase.VOID)
 
 
-def open_round(round_id: str, rules: TableRules, closes_at: float) -> tuple[RoundState, list[Event]]:
+def open_round(round_id: str, rules: TableRules, closes_at: float
+               ) -> tuple[RoundState, list[Event]]:
+    """A new round; its first event records the rules in force, so a replay years later uses
+    the paytable and limits the round was played with."""
     state = RoundState(round_id=round_id, rules=rules, closes_at=closes_at)
     return state, [Event("betting_opened", {"round_id": round_id, "closes_at": closes_at,
-                                            "positions": rules.positions})]
+                                            "rules": rules_to_json(rules)})]
+
+
+def rules_to_json(rules: TableRules) -> dict[str, Any]:
+    pt = rules.paytable
+    return {
+        "positions": rules.positions, "burn_card": rules.burn_card,
+        "limits": {k: getattr(rules.limits, k) for k in Limits.__dataclass_fields__},
+        "paytable": {k: f"{getattr(pt, k).numerator}:{getattr(pt, k).denominator}"
+                     for k in live.LivePaytable.__dataclass_fields__},
+    }
+
+
+def rules_from_json(data: Mapping[str, Any]) -> TableRules:
+    from studio.odds import parse_odds
+
+    return TableRules(
+        positions=int(data["positions"]), burn_card=bool(data["burn_card"]),
+        limits=Limits(**data["limits"]),
+        paytable=live.LivePaytable(**{k: parse_odds(v) for k, v in data["paytable"].items()}))
 
 
 # ------------------------------------------------------------------------------------- the step
