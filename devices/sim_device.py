@@ -248,7 +248,16 @@ class DeviceSim:
 
     async def wait_acked(self, seq: int) -> None:
         """Wait until the host has acknowledged `seq` (tests; a technician's page)."""
-        while seq not in self.acks:
+        await self.wait_host(lambda: seq in self.acks)
+
+    async def wait_nak(self, reason: p.NakReason) -> p.Nak:
+        """Wait until the host has sent a NAK with this reason; return the first such."""
+        await self.wait_host(lambda: any(n.reason is reason for n in self.naks))
+        return next(n for n in self.naks if n.reason is reason)
+
+    async def wait_host(self, condition: Callable[[], bool]) -> None:
+        """Wait until `condition()` holds, re-checked after each batch of host frames."""
+        while not condition():
             self._host_changed.clear()
             await self._host_changed.wait()
 

@@ -129,7 +129,7 @@ async def test_garbage_is_a_fault_and_costs_no_card(make_rig: Callable[..., Any]
     assert len(fault.raw) == 24 and fault.seq is None
     assert cards_of(events) == [str(first)]  # the frame right after the noise is intact
     assert rig.reader.fault_counts() == {FaultCode.FRAME_MALFORMED: 1}
-    assert any(n.reason is p.NakReason.MALFORMED for n in rig.sim.naks)
+    await asyncio.wait_for(rig.sim.wait_nak(p.NakReason.MALFORMED), SAFETY)
 
 
 async def test_bit_flip_loses_that_card_then_sequence_recovers(
@@ -172,7 +172,7 @@ async def test_duplicate_frame_is_refused(make_rig: Callable[..., Any]) -> None:
     events = await rig.until_marker()
     assert faults_of(events) == [FaultCode.SEQ_DUPLICATE]
     assert cards_of(events) == [str(first), str(second)]
-    assert any(n.reason is p.NakReason.SEQ_DUPLICATE for n in rig.sim.naks)
+    await asyncio.wait_for(rig.sim.wait_nak(p.NakReason.SEQ_DUPLICATE), SAFETY)
 
 
 @pytest.mark.parametrize(("fault", "code"), [
@@ -188,7 +188,7 @@ async def test_card_level_faults(make_rig: Callable[..., Any], fault: str,
     assert faults_of(events) == [code]
     assert cards_of(events) == [str(good)]
     assert rig.reader.fault_counts() == {code: 1}
-    assert any(n.reason is p.NakReason.REJECTED for n in rig.sim.naks)
+    await asyncio.wait_for(rig.sim.wait_nak(p.NakReason.REJECTED), SAFETY)
 
 
 async def test_repeated_card_and_card_not_in_deck(make_rig: Callable[..., Any]) -> None:
