@@ -13,6 +13,7 @@ import sys
 COMMAND_MODULES: tuple[str, ...] = (
     "studio.commands.audit",
     "studio.commands.demo",
+    "studio.commands.recognize",
     "studio.commands.rtp",
     "studio.commands.simulate",
     "studio.commands.sim",

@@ -111,7 +111,7 @@ def order_quad(points: np.ndarray) -> np.ndarray:
 
 
 # perspective changes a card's aspect ratio in the image: the far side is tried at these ratios
-_STRETCHES = (1.0, 0.92, 1.08, 0.85, 1.16)
+_STRETCHES = (0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1, 1.15, 1.2, 1.25)
 
 
 def _plausible(quad: np.ndarray, th: Thresholds) -> bool:
@@ -141,18 +141,18 @@ def _blob_quad(contour: np.ndarray, th: Thresholds) -> np.ndarray | None:
 
 
 def _neighbour_side(poly: np.ndarray, start: int, step: int,
-                    rounding: float = 16.0) -> tuple[np.ndarray, np.ndarray] | None:
-    """The first outline edge of 15+ px next to vertex `start` (going by `step`), skipping at
+                    rounding: float = 26.0) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """The first outline edge of 22+ px next to vertex `start` (going by `step`), skipping at
     most `rounding` px of short edges (a rounded corner): a point on it and its direction
-    pointing away from `start`. None when the outline bends about instead."""
+    pointing away from `start`, and its length. None when the outline bends about instead."""
     n = len(poly)
     skipped = 0.0
     j = start
     for _ in range(n - 1):
         k = (j + step) % n
         edge = float(np.linalg.norm(poly[k] - poly[j]))
-        if edge >= 15:
-            return poly[j], (poly[k] - poly[j]) / edge
+        if edge >= 22:
+            return poly[j], (poly[k] - poly[j]) / edge, edge
         skipped += edge
         if skipped > rounding:
             return None
@@ -177,20 +177,34 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / max(float(np.linalg.norm(v)), 1e-6)
 
 
-def _side_hypotheses(contour: np.ndarray, aspect: float, th: Thresholds) -> list[list[np.ndarray]]:
-    """Cards inferred from one fully visible side of a blob that is not one card.
+@dataclass(frozen=True)
+class SideAnchor:
+    """A whole card side (corners a, b) and the directions of the card's two other sides."""
+
+    a: np.ndarray
+    b: np.ndarray
+    da: np.ndarray
+    db: np.ndarray
+    lengths: tuple[float, ...]  # the other side's length, as a short and as a long side
+
+    def quad(self, other: float) -> np.ndarray:
+        pts = np.array([self.a, self.b, self.b + other * self.db, self.a + other * self.da])
+        return _grow(order_quad(pts.astype(np.float32)), 1.0)
+
+
+def _side_anchors(contour: np.ndarray, aspect: float, th: Thresholds) -> list[SideAnchor]:
+    """Card sides seen whole on the outline of a blob that is not one card.
 
     A straight stretch of outline with a right-ish convex corner at both ends is taken as a
-    whole card side; the card is then built inward along the neighbouring edges, the other side
-    being that length times the aspect ratio (as a long or a short side; a few lengths, since
-    perspective changes the ratio). Each list is the alternatives for one side: the caller keeps
-    the one that matches best, and the matcher rejects the wrong ones.
+    whole card side; the card lies inward along the neighbouring edges, the other side being
+    this one's length times or divided by the aspect ratio (perspective changes the ratio a
+    little: the caller searches around it). The matcher rejects the anchors that are not cards.
     """
     poly = cv2.approxPolyDP(contour, 3.0, True).reshape(-1, 2).astype(np.float32)
     n = len(poly)
     if n < 5 or n > 40:
         return []
-    groups = []
+    anchors = []
     for i in range(n):
         a, b = poly[i], poly[(i + 1) % n]
         length = float(np.linalg.norm(b - a))
@@ -202,10 +216,16 @@ def _side_hypotheses(contour: np.ndarray, aspect: float, th: Thresholds) -> list
         after = _neighbour_side(poly, (i + 1) % n, +1)
         if before is None or after is None:
             continue
-        (pa, da), (pb, db) = before, after
+        (pa, da, la), (pb, db, lb) = before, after
         # both neighbours must be near a right angle (perspective allows slack) ...
         if abs(float(da @ u)) > 0.35 or abs(float(db @ u)) > 0.35:
             continue
+        # ... and nearly parallel: a short neighbour may belong to another card
+        if float(da @ db) < 0.985:
+            if la >= lb:
+                db = da
+            else:
+                da = db
         corner_a, corner_b = _intersect(a, u, pa, da), _intersect(b, u, pb, db)
         if corner_a is None or corner_b is None:
             continue
@@ -213,18 +233,13 @@ def _side_hypotheses(contour: np.ndarray, aspect: float, th: Thresholds) -> list
         if (cv2.pointPolygonTest(contour, _pt(corner_a + 8 * da + 4 * u), False) < 0
                 or cv2.pointPolygonTest(contour, _pt(corner_b + 8 * db - 4 * u), False) < 0):
             continue
-        a, b = corner_a, corner_b
-        length = float(np.linalg.norm(b - a))
-        alternatives = []
-        for other in (length * aspect, length / aspect):
-            for stretch in _STRETCHES:
-                d = other * stretch
-                quad = order_quad(np.array([a, b, b + d * db, a + d * da], np.float32))
-                if _plausible(quad, th):
-                    alternatives.append(_grow(quad, 1.0))
-        if alternatives:
-            groups.append(alternatives)
-    return groups
+        side = float(np.linalg.norm(corner_b - corner_a))
+        anchor = SideAnchor(corner_a, corner_b, da, db, ())
+        lengths = tuple(o for o in (side * aspect, side / aspect)
+                        if _plausible(anchor.quad(o), th))
+        if lengths:
+            anchors.append(SideAnchor(corner_a, corner_b, da, db, lengths))
+    return anchors
 
 
 def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
@@ -309,16 +324,8 @@ class Recognizer:
                 out.append(whole)
                 if whole.accepted or (whole.label == BACK and whole.score >= th.min_score):
                     continue
-            for alternatives in _side_hypotheses(contour, self.aspect, th):
-                best = self._judge(frame, alternatives[0])
-                if best.score < th.min_score - 0.3:
-                    out.append(best)  # not even close: do not try other lengths
-                    continue
-                for quad in alternatives[1:]:
-                    judged = self._judge(frame, quad)
-                    if (judged.accepted, judged.score) > (best.accepted, best.score):
-                        best = judged
-                out.append(best)
+            for anchor in _side_anchors(contour, self.aspect, th):
+                out.append(self._judge(frame, self._fit_anchor(frame, anchor)))
         return out
 
     def recognize(self, frame: np.ndarray) -> list[Detection]:
@@ -332,6 +339,30 @@ class Recognizer:
             if all(np.linalg.norm(np.subtract(d.center, k.center)) > 20 for k in kept):
                 kept.append(d)
         return kept
+
+    def _quick_score(self, frame: np.ndarray, quad: np.ndarray) -> float:
+        """Best coarse correlation only: cheap, for searching a card's extent."""
+        warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS)
+        canon = cv2.warpPerspective(frame, warp, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR)
+        vec = normalise(canon).reshape(-1)
+        return float((self.templates.vectors @ vec).max()) / max(float(np.linalg.norm(vec)), 1e-6)
+
+    def _fit_anchor(self, frame: np.ndarray, anchor: SideAnchor) -> np.ndarray:
+        """The card's far side: the length around the aspect-ratio guess that matches best."""
+        best_len, best_score = anchor.lengths[0], -1.0
+        for nominal in anchor.lengths:
+            for stretch in _STRETCHES:
+                score = self._quick_score(frame, anchor.quad(nominal * stretch))
+                if score > best_score:
+                    best_len, best_score = nominal * stretch, score
+        step = 0.025 * best_len
+        while step > 0.005 * best_len:
+            for other in (best_len - step, best_len + step):
+                score = self._quick_score(frame, anchor.quad(other))
+                if score > best_score:
+                    best_len, best_score = other, score
+            step /= 2
+        return anchor.quad(best_len)
 
     def _discriminate(self, vec: np.ndarray, a: int, b: int) -> float:
         """+0.5 when vec is template a, -0.5 when template b, along the line between them."""

@@ -1,0 +1,115 @@
+"""Voting across frames: a card is reported to the table only after it was named the same at the
+same place in N of the last M frames, and only once while it stays there.
+
+One frame can be wrong (a hand passing, motion blur); agreement over several frames is what the
+table is told. A place where frames disagree on the card reports nothing until they agree. A card
+that leaves (no sighting for `forget_after` frames) can be reported again if it comes back, as
+when a new round deals onto the same spot.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from devices.camera.recognizer import Detection, Recognizer
+
+
+@dataclass(frozen=True)
+class CardSeen:
+    """A card the camera vouches for: code, where (region name, image centre), confidence
+    (mean match confidence over the agreeing frames) and the time of the deciding frame."""
+
+    code: str
+    region: str | None
+    center: tuple[float, float]
+    confidence: float
+    frame_time: float
+
+
+@dataclass
+class _Track:
+    center: tuple[float, float]
+    votes: deque[str | None]
+    confidences: deque[float]
+    missing: int = 0
+    reported: str | None = None
+
+
+@dataclass
+class CardVoter:
+    """Feeds frames' detections into per-place tracks and emits CardSeen when votes agree.
+
+    need: agreeing frames required; window: frames looked at; radius: pixels within which two
+    sightings are the same place; regions: name -> image polygon (e.g. SimCamera.regions()).
+    """
+
+    need: int = 3
+    window: int = 5
+    radius: float = 25.0
+    forget_after: int = 10
+    regions: dict[str, np.ndarray] = field(default_factory=dict)
+    _tracks: list[_Track] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.need <= self.window:
+            raise ValueError("camera.bad_voting: need must be between 1 and window")
+
+    def update(self, detections: list[Detection], frame_time: float) -> list[CardSeen]:
+        """One frame's detections in, the cards newly vouched for out."""
+        unmatched = list(detections)
+        for track in self._tracks:
+            near = [d for d in unmatched if _dist(d.center, track.center) <= self.radius]
+            if near:
+                best = max(near, key=lambda d: d.score)
+                unmatched.remove(best)
+                track.votes.append(best.code)
+                track.confidences.append(best.confidence)
+                track.center = best.center
+                track.missing = 0
+            else:
+                track.votes.append(None)
+                track.confidences.append(0.0)
+                track.missing += 1
+        for d in unmatched:
+            self._tracks.append(_Track(d.center, deque([d.code], maxlen=self.window),
+                                       deque([d.confidence], maxlen=self.window)))
+        self._tracks = [t for t in self._tracks if t.missing < self.forget_after]
+        seen = []
+        for track in self._tracks:
+            counts = Counter(v for v in track.votes if v is not None)
+            if not counts:
+                continue
+            code, n = counts.most_common(1)[0]
+            if n >= self.need and track.reported != code and len(counts) == 1:
+                track.reported = code
+                conf = [c for v, c in zip(track.votes, track.confidences, strict=True)
+                        if v == code]
+                seen.append(CardSeen(code, self._region(track.center), track.center,
+                                     float(np.mean(conf)), frame_time))
+        return seen
+
+    def _region(self, center: tuple[float, float]) -> str | None:
+        for name, poly in self.regions.items():
+            if cv2.pointPolygonTest(np.asarray(poly, np.float32).reshape(-1, 1, 2),
+                                    center, False) >= 0:
+                return name
+        return None
+
+
+def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(np.hypot(a[0] - b[0], a[1] - b[1]))
+
+
+@dataclass
+class CameraCardSource:
+    """Recogniser plus voter: give it frames, get CardSeen events (the camera's card source)."""
+
+    recognizer: Recognizer
+    voter: CardVoter = field(default_factory=CardVoter)
+
+    def feed(self, frame: np.ndarray, frame_time: float) -> list[CardSeen]:
+        return self.voter.update(self.recognizer.recognize(frame), frame_time)
