@@ -23,6 +23,7 @@ class FaultCode(StrEnum):
     PAYLOAD_MALFORMED = "serial.payload_malformed"
     SEQ_GAP = "serial.seq_gap"  # frames were lost before this one
     SEQ_DUPLICATE = "serial.seq_duplicate"  # a sequence number seen already
+    DEVICE_RESTARTED = "serial.device_restarted"  # new boot id: its sequence started again
     WRONG_DEVICE = "serial.wrong_device"  # a shuffler on the shoe's port, or vice versa
     CARD_BAD_CODE = "serial.card_bad_code"  # not a card code of studio/cards.py
     CARD_NOT_IN_DECK = "serial.card_not_in_deck"  # e.g. an 8 in a 40-card deck

@@ -99,7 +99,11 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Heartbeat:
+    """`boot` is drawn at random when the device powers on: a new value means it restarted and
+    its sequence numbers started again, which the host must not mistake for duplicates."""
+
     kind: DeviceKind
+    boot: int = 0  # 0..65535
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,8 +224,8 @@ def _ascii_field(text: str, what: str) -> bytes:
 
 def encode_payload(msg: Message) -> tuple[MsgType, bytes]:
     match msg:
-        case Heartbeat(kind):
-            return MsgType.HEARTBEAT, bytes([kind])
+        case Heartbeat(kind, boot):
+            return MsgType.HEARTBEAT, bytes([kind]) + boot.to_bytes(2, "big")
         case CardMsg(code, deck_set):
             raw = code.encode("ascii", "replace")
             if len(raw) != 2:
@@ -313,8 +317,9 @@ def decode_message(frame: Frame) -> Message:
     p = frame.payload
     t = frame.type
     if t == MsgType.HEARTBEAT:
-        _exact(p, 1, "heartbeat")
-        return Heartbeat(_enum(DeviceKind, p[0], "device kind"))  # type: ignore[arg-type]
+        _exact(p, 3, "heartbeat")
+        kind = _enum(DeviceKind, p[0], "device kind")
+        return Heartbeat(kind, int.from_bytes(p[1:3], "big"))  # type: ignore[arg-type]
     if t == MsgType.CARD:
         if len(p) < 3:
             raise ProtocolError(PAYLOAD_MALFORMED, "card payload too short")

@@ -195,6 +195,7 @@ class DeviceReader:
         self.counters: Counter[str] = Counter()
         self.online = False
         self._expected_seq: int | None = None
+        self._boot: int | None = None
         self._tx_seq = 0
         self._last_good_at = 0.0
         self._online_wake = asyncio.Event()
@@ -326,6 +327,14 @@ class DeviceReader:
             self._online_wake.set()
             self._emit(DeviceStatus(self.name, True, StatusCode.ONLINE, "good frame received",
                                     now))
+        if frame.type == p.MsgType.HEARTBEAT and len(frame.payload) == 3:
+            boot = int.from_bytes(frame.payload[1:3], "big")
+            if self._boot is not None and boot != self._boot:
+                self.fault(FaultCode.DEVICE_RESTARTED,
+                           f"boot id {self._boot:04x} -> {boot:04x}; sequence restarts at "
+                           f"{frame.seq}", frame.raw, frame.seq, now)
+                self._expected_seq = None  # frames before the restart may have been lost
+            self._boot = boot
         gap = False
         if self._expected_seq is not None:
             d = p.seq_distance(frame.seq, self._expected_seq)

@@ -61,6 +61,7 @@ class DeviceSim:
         self.rng = rng or random.SystemRandom()
         self.heartbeat_s = heartbeat_s
         self._sleep = sleep
+        self.boot = self.rng.getrandbits(16)  # a new one per simulated power-on
         self.seq = 0  # the next sequence number to send
         self.last_seq: int | None = None  # the last one used (sent or lost)
         self.stuck = False
@@ -82,8 +83,10 @@ class DeviceSim:
         return self.link.path
 
     async def start(self) -> None:
+        """Power on: open the line and send a heartbeat at once (it carries the boot id)."""
         self.link.open()
         self._watch_host()
+        await self.heartbeat_now()
         if self.heartbeat_s and self._heartbeat_task is None:
             self._heartbeat_task = asyncio.create_task(self._heartbeats())
 
@@ -106,7 +109,7 @@ class DeviceSim:
     # -- sending --------------------------------------------------------------------------
 
     async def heartbeat_now(self) -> int:
-        return await self.send(p.Heartbeat(self.kind))
+        return await self.send(p.Heartbeat(self.kind, self.boot))
 
     async def send(self, msg: p.Message) -> int:
         """Send one message with the next sequence number (or lose it, if a fault says so)."""

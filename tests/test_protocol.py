@@ -10,7 +10,7 @@ from devices import protocol as p
 
 # The examples of devices/PROTOCOL.md, byte for byte.
 DOC_EXAMPLES = [
-    (0, p.Heartbeat(p.DeviceKind.SHOE), "00 03 01 01 01 05 01 53 b8 46 00"),
+    (0, p.Heartbeat(p.DeviceKind.SHOE, 0x1234), "00 03 01 01 01 07 03 53 12 34 41 08 00"),
     (1, p.CardMsg("Kd", "D1"), "00 03 01 02 0a 01 05 4b 64 02 44 31 54 d5 00"),
     (2, p.ShoeStatusMsg(p.ShoeStatusCode.EMPTY), "00 03 01 03 06 02 01 01 e8 12 00"),
     (7, p.ShufflerStateMsg(p.ShufflerStateCode.SHUFFLING),
@@ -21,7 +21,8 @@ DOC_EXAMPLES = [
      "00 03 01 04 06 09 04 03 01 02 03 f7 56 00"),
     (5, p.Ack(1), "00 03 01 10 03 05 02 04 01 91 2f 00"),
     (6, p.Nak(4, p.NakReason.SEQ_GAP), "00 03 01 11 03 06 03 05 04 03 53 09 00"),
-    (0x0100, p.Heartbeat(p.DeviceKind.SHUFFLER), "00 04 01 01 01 05 01 46 8c 66 00"),
+    (0x0100, p.Heartbeat(p.DeviceKind.SHUFFLER, 0xBEEF),
+     "00 04 01 01 01 07 03 46 be ef 8e 3e 00"),
 ]
 
 
@@ -93,7 +94,7 @@ def test_every_single_bit_flip_is_caught(bit: int) -> None:
 
 
 def test_error_classes() -> None:
-    body = p.encode_body(1, p.MsgType.HEARTBEAT, bytes([p.DeviceKind.SHOE]))
+    body = p.encode_body(1, p.MsgType.HEARTBEAT, bytes([p.DeviceKind.SHOE, 0, 7]))
     flipped = bytearray(body)
     flipped[2] ^= 0x10  # in the sequence number: framing intact, CRC wrong
     [e] = decode_all(p.frame_body(bytes(flipped)))
@@ -128,7 +129,7 @@ def test_over_long_chunk_is_one_error_then_resync() -> None:
     (p.MsgType.CARD, b"Kd\x05D1"),  # deck set length past the end
     (p.MsgType.CARD, b"Kd\x00"),  # empty deck set
     (p.MsgType.HEARTBEAT, b""),
-    (p.MsgType.HEARTBEAT, b"\x99"),  # unknown device kind
+    (p.MsgType.HEARTBEAT, b"\x99\x00\x01"),  # unknown device kind
     (p.MsgType.SHOE_STATUS, b"\x09"),
     (p.MsgType.SHUFFLER_STATE, b"\x02\x00\x00\x00"),  # deck ready without a set
     (p.MsgType.CARD, b"Kd\x02D "),  # a space is not allowed in a set id

@@ -225,7 +225,7 @@ async def test_card_when_the_table_expects_none(make_rig: Callable[..., Any]) ->
 
 async def test_wrong_device_on_the_port(make_rig: Callable[..., Any]) -> None:
     rig: Rig = await make_rig()
-    await rig.sim.send(p.Heartbeat(p.DeviceKind.SHUFFLER))
+    await rig.sim.send(p.Heartbeat(p.DeviceKind.SHUFFLER, rig.sim.boot))
     await rig.sim.send(p.ShufflerStateMsg(p.ShufflerStateCode.DECK_READY, "X1"))
     assert faults_of(await rig.until_marker()) == [FaultCode.WRONG_DEVICE] * 2
 
@@ -298,6 +298,28 @@ async def test_card_dealt_while_unplugged_is_reported_not_lost_silently(
     assert isinstance(events[0], DeviceStatus) and events[0].online
     assert faults_of(events) == [FaultCode.SEQ_GAP]
     assert cards_of(events) == [str(after)] and str(unseen) not in cards_of(events)
+
+
+async def test_restarted_device_is_reported_and_its_new_sequence_accepted(
+        make_rig: Callable[..., Any]) -> None:
+    rig: Rig = await make_rig()
+    for _ in range(5):
+        await rig.sim.deal_next()
+    assert len(cards_of(await rig.until_marker())) == 5
+    await rig.sim.stop()  # power off: the line goes too
+    assert (await next_event(rig.reader)).code is StatusCode.PORT_LOST  # type: ignore[union-attr]
+    await asyncio.wait_for(rig.clock.wait_for_sleeper(0.5), SAFETY)
+    rig.sim = ShoeSim(PtyPair(rig.link), rng=random.Random(99), deck_set="D1", heartbeat_s=None)
+    assert rig.sim.boot != 0 and rig.sim.seq == 0
+    await rig.sim.start()  # power on: its sequence starts again at 0
+    rig.clock.advance(0.5)
+    await asyncio.wait_for(rig.reader.wait_port_open(), SAFETY)
+    await rig.sim.heartbeat_now()
+    card = await rig.sim.deal_next()
+    events = await rig.until_marker()
+    assert isinstance(events[0], DeviceStatus) and events[0].online
+    assert faults_of(events) == [FaultCode.DEVICE_RESTARTED]
+    assert cards_of(events) == [str(card)]
 
 
 async def test_heartbeat_silence_goes_offline_then_online(make_rig: Callable[..., Any]) -> None:

@@ -114,12 +114,12 @@ async def test_shoe_commands(tmp_path: Path) -> None:
     await sim.start()
     try:
         assert (await sim.command("deck S9 Ad 2d")) == "ok deck S9 cards=2"
-        assert (await sim.command("deal")) == "ok dealt Ad seq=0"
-        assert (await sim.command("deal 7s")) == "ok dealt 7s seq=1"
+        assert (await sim.command("deal")) == "ok dealt Ad seq=1"
+        assert (await sim.command("deal 7s")) == "ok dealt 7s seq=2"
         assert sim.remaining == [sim.remaining[0]] and sim.deck_set == "S9"
-        assert (await sim.command("status door_open")) == "ok status seq=2"
+        assert (await sim.command("status door_open")) == "ok status seq=3"
         assert (await sim.command("fault drop 2")).startswith("ok next 2 frame(s)")
-        assert (await sim.command("heartbeat")) == "ok heartbeat seq=3"
+        assert (await sim.command("heartbeat")) == "ok heartbeat seq=4"
         assert sim.counters["dropped"] == 1
         assert "deck_set=S9 remaining=1" in await sim.command("info")
         sim.load_deck("S10")
@@ -144,7 +144,7 @@ async def test_shuffler_commands_and_seeded_shuffles(tmp_path: Path) -> None:
         assert prefix == ShufflerSim(PtyPair(), rng=random.Random(5)).set_prefix
         assert await sim.command("shuffle") == f"ok deck ready {prefix}-1"
         assert await sim.command("shuffle MINE") == "ok deck ready MINE"
-        assert await sim.command("error 42") == "ok error seq=4"
+        assert await sim.command("error 42") == "ok error seq=5"
         with pytest.raises(SimError) as e:
             await sim.command("error 0")
         assert e.value.code == "sim.bad_argument"
@@ -199,15 +199,12 @@ async def test_simulator_on_a_given_port(tmp_path: Path) -> None:
                       rng=random.Random(2), heartbeat_s=None)
         await sim.start()
         card = await sim.deal_next()
-        data = b""
         dec = p.FrameDecoder()
-        frames: list[p.Frame | p.FrameError] = []
-        while not frames:
+        msgs: list[p.Message] = []
+        while len(msgs) < 2:
             await asyncio.wait_for(_readable(master), SAFETY)
-            data = os.read(master, 4096)
-            frames = list(dec.feed(b"\x00" + data))
-        assert [p.decode_message(f) for f in frames] == [  # type: ignore[arg-type]
-            p.CardMsg(str(card), "P1")]
+            msgs += [p.decode_message(f) for f in dec.feed(os.read(master, 4096))]  # type: ignore[arg-type]
+        assert msgs == [p.Heartbeat(p.DeviceKind.SHOE, sim.boot), p.CardMsg(str(card), "P1")]
         await sim.inject("unplug")
         assert sim.link.fd is None
         await sim.inject("replug")
