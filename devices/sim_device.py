@@ -287,7 +287,8 @@ class DeviceSim:
         raise SimError("sim.unknown_command", f"unknown command {verb!r}")
 
     def info(self) -> str:
-        return f"path={self.path} next_seq={self.seq} stuck={self.stuck} acks={len(self.acks)}"
+        return (f"path={self.path} plugged={self.link.fd is not None} next_seq={self.seq} "
+                f"stuck={self.stuck} acks={len(self.acks)}")
 
 
 def _count(arg: str | None, default: int) -> int:
