@@ -56,8 +56,7 @@ def test_reserve_then_post_a_win(store: Store, store_clock) -> None:
         assert L.house_balance(tx) == -1_000
         assert L.total_balance(tx) == 0
         legs = [(e.account_id, e.amount) for e in L.entries(tx, "r1:b1:post")]
-    assert legs == [("held:alice", -1_000), ("house", 1_000), ("house", -2_000),
-                    ("player:alice", 2_000)]
+    assert legs == [("player:alice:held", -1_000), ("house", -1_000), ("player:alice", 2_000)]
 
 
 @pytest.mark.parametrize(("payout", "house"), [(0, 500), (500, 0), (1_250, -750)])
@@ -248,6 +247,13 @@ def test_ids_must_be_short_strings(store: Store, bad_id: object) -> None:
     assert err.value.code == "ledger.invalid_id"
 
 
+def test_a_player_id_cannot_contain_a_colon(store: Store) -> None:
+    # ':' separates the parts of account ids (player:<id>:held): no player can alias another
+    with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+        L.credit(tx, "c", "alice:held", 100)
+    assert err.value.code == "ledger.invalid_id"
+
+
 def test_earlier_bets_have_first_call_on_the_money(store: Store) -> None:
     funded(store, alice=1_000)
     with store.transaction() as tx:
@@ -283,6 +289,6 @@ def test_the_database_itself_refuses_a_negative_player_balance(store: Store) -> 
     with pytest.raises(IntegrityError), store.engine.begin() as conn:
         conn.execute(text("UPDATE ledger_account SET balance = -1 WHERE id = 'player:alice'"))
     with pytest.raises(IntegrityError), store.engine.begin() as conn:
-        conn.execute(text("UPDATE ledger_account SET balance = -1 WHERE id = 'held:alice'"))
+        conn.execute(text("UPDATE ledger_account SET balance = -1 WHERE id = 'player:alice:held'"))
     with store.engine.begin() as conn:  # the house may owe money
         conn.execute(text("UPDATE ledger_account SET balance = -1 WHERE id = 'cash'"))

@@ -119,14 +119,14 @@ def test_books_edited_by_hand_are_found(store: Store) -> None:
         conn.execute(text("UPDATE ledger_account SET balance = balance + 100 "
                           "WHERE id = 'player:bob'"))
         conn.execute(text("UPDATE ledger_account SET balance = balance + 7 "
-                          "WHERE id = 'held:alice'"))
+                          "WHERE id = 'player:alice:held'"))
     with store.reader() as tx:
         problems = verify_ledger(tx)[0]
     assert {(p.code, p.account_id) for p in problems} == {
         ("audit.ledger_sum", None),
         ("audit.ledger_balance", "player:bob"),
-        ("audit.ledger_balance", "held:alice"),
-        ("audit.ledger_held", "held:alice"),
+        ("audit.ledger_balance", "player:alice:held"),
+        ("audit.ledger_held", "player:alice:held"),
     }
 
 

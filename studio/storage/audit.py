@@ -14,7 +14,7 @@ Three independent checks, each returning `Problem`s (empty = all is well):
 - `verify_replays`: the hook for "replay every round from the log to the same money". A
   *replayer* (one per game, supplied by the game's round controller) takes the events of one
   round and returns the ledger requests (`ledger.Reserve`, `ledger.Post`, `ledger.Release`) the
-  round implies; the audit compares them, by movement id and content fingerprint, with the
+  round implies; the audit compares them, by movement id and content, with the
   movements the ledger holds for that round, and names each round that differs. Round ids are
   expected to be unique across tables (e.g. ``"<table>:<n>"``).
 """
@@ -254,11 +254,11 @@ def _replay_round(
     tx: Tx, stream_id: str, round_id: str, events: Sequence[StoredEvent], replayer: Replayer
 ) -> Problem | None:
     try:
-        expected = {r.movement_id: ledger.fingerprint(r) for r in replayer(events)}
+        expected = {r.movement_id: r.content() for r in replayer(events)}
     except Exception as e:  # noqa: BLE001 - a replayer that cannot replay is a finding
         return Problem("audit.replay_failed", f"round {round_id!r}: the replayer failed: {e!r}",
                        stream_id, round_id=round_id)
-    actual = {m.id: m.fingerprint for m in ledger.movements_for_round(tx, round_id)}
+    actual = {m.id: m.content() for m in ledger.movements_for_round(tx, round_id)}
     missing = sorted(set(expected) - set(actual))
     extra = sorted(set(actual) - set(expected))
     different = sorted(k for k in set(expected) & set(actual) if expected[k] != actual[k])

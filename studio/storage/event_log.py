@@ -18,22 +18,27 @@ import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 
+from studio.storage import bulk
 from studio.storage.engine import StorageError, Tx
 from studio.storage.models import EventRecord
 
 GENESIS_HASH = "0" * 64
+_COLUMNS = ("stream_id", "stream_seq", "round_id", "type", "payload", "ts", "prev_hash", "hash")
 _T = EventRecord.__table__
 _HEADS = "event_log.heads"
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                              allow_nan=False)
+
+
 def canonical_json(value: Any) -> str:
     """The one JSON spelling of a value: sorted keys, no spaces, UTF-8, no NaN."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False)
+    return _CANONICAL.encode(value)
 
 
 def event_hash(
@@ -71,8 +76,7 @@ class NewEvent:
     round_id: str | None = None
 
 
-@dataclass(frozen=True)
-class StoredEvent:
+class StoredEvent(NamedTuple):
     """An event as stored: its place in the log, its time and its links."""
 
     seq: int
@@ -128,48 +132,49 @@ def append(tx: Tx, events: Sequence[NewEvent]) -> list[StoredEvent]:
     payloads = [_validate(e) for e in events]
     ts = tx.now_ts()
     heads: dict[str, tuple[int, str]] = tx.cache.setdefault(_HEADS, {})
-    rows: list[dict[str, Any]] = []
+    rows: list[tuple[Any, ...]] = []
     for event, payload in zip(events, payloads, strict=True):
-        last_seq, last_hash = head(tx, event.stream_id)
-        row = {
-            "stream_id": event.stream_id,
-            "stream_seq": last_seq + 1,
-            "round_id": event.round_id,
-            "type": event.type,
-            "payload": payload,
-            "ts": ts,
-            "prev_hash": last_hash,
-        }
-        row["hash"] = event_hash(**row)
-        heads[event.stream_id] = (row["stream_seq"], row["hash"])
-        rows.append(row)
+        stream_id, round_id, type_ = event.stream_id, event.round_id, event.type
+        last_seq, last_hash = heads.get(stream_id) or head(tx, stream_id)
+        digest = event_hash(stream_id=stream_id, stream_seq=last_seq + 1, round_id=round_id,
+                            type=type_, payload=payload, ts=ts, prev_hash=last_hash)
+        heads[stream_id] = (last_seq + 1, digest)
+        rows.append((stream_id, last_seq + 1, round_id, type_, payload, ts, last_hash, digest))
     try:
-        result = tx.conn.execute(
-            _T.insert().returning(_T.c.seq, sort_by_parameter_order=True), rows
-        )
-        seqs = [int(r[0]) for r in result]
+        bulk.insert_rows(tx.conn, "event_log", _COLUMNS, rows)
     except Exception:
         tx.cache.pop(_HEADS, None)  # the heads we advanced were not written
         raise
+    seqs = _seqs_of(tx, rows)
     return [
-        StoredEvent(seq=seq, payload=dict(e.payload), payload_json=row["payload"], **_fields(row))
-        for seq, e, row in zip(seqs, events, rows, strict=True)
+        StoredEvent(seq, r[0], r[1], r[2], r[3], dict(e.payload), r[5], r[6], r[7], r[4])
+        for seq, e, r in zip(seqs, events, rows, strict=True)
     ]
 
 
-def _fields(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: row[k] for k in ("stream_id", "stream_seq", "round_id", "type", "ts",
-                                "prev_hash", "hash")}
+def _seqs_of(tx: Tx, rows: Sequence[tuple[Any, ...]]) -> list[int]:
+    """The global ``seq`` the database gave each appended row (one range query per stream:
+    RETURNING with executemany is row-at-a-time on SQLite)."""
+    spans: dict[str, tuple[int, int]] = {}
+    for r in rows:
+        lo, hi = spans.get(r[0], (r[1], r[1]))
+        spans[r[0]] = (min(lo, r[1]), max(hi, r[1]))
+    p = bulk.placeholder(tx.conn)
+    found: dict[tuple[str, int], int] = {}
+    for stream_id, (lo, hi) in spans.items():
+        for stream_seq, seq in tx.conn.exec_driver_sql(
+            f"SELECT stream_seq, seq FROM event_log WHERE stream_id = {p} "
+            f"AND stream_seq BETWEEN {p} AND {p}", (stream_id, lo, hi)
+        ):
+            found[(stream_id, int(stream_seq))] = int(seq)
+    return [found[(r[0], r[1])] for r in rows]
 
 
 def _stored(row: Any) -> StoredEvent:
     m = row._mapping
-    return StoredEvent(
-        seq=int(m["seq"]),
-        payload=json.loads(m["payload"]),
-        payload_json=m["payload"],
-        **{**_fields(m), "stream_seq": int(m["stream_seq"])},
-    )
+    return StoredEvent(int(m["seq"]), m["stream_id"], int(m["stream_seq"]), m["round_id"],
+                       m["type"], json.loads(m["payload"]), m["ts"], m["prev_hash"], m["hash"],
+                       m["payload"])
 
 
 def read(

@@ -11,14 +11,14 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select, tuple_
+from sqlalchemy import select
 
+from studio.storage import bulk
 from studio.storage.engine import StorageError, Tx
 from studio.storage.event_log import canonical_json
 from studio.storage.models import IdempotencyRecord
 
 _T = IdempotencyRecord.__table__
-_CHUNK = 500
 
 
 def _check_key(actor: str, key: str) -> None:
@@ -52,14 +52,14 @@ def remember_many(tx: Tx, items: Iterable[tuple[str, str, Any]]) -> None:
         if (actor, key) in seen:
             raise StorageError("idempotency.already_answered", f"{actor}/{key} given twice")
         seen.add((actor, key))
-        rows.append({"actor": actor, "key": key, "answer": _encode(answer), "created_at": ts})
+        rows.append((actor, key, _encode(answer), ts))
     if not rows:
         return
-    existing = recall_many(tx, [(r["actor"], r["key"]) for r in rows])
+    existing = recall_many(tx, [(r[0], r[1]) for r in rows])
     if existing:
         (actor, key), _ = next(iter(existing.items()))
         raise StorageError("idempotency.already_answered", f"{actor}/{key} already has an answer")
-    tx.conn.execute(_T.insert(), rows)
+    bulk.insert_rows(tx.conn, "idempotency_record", ("actor", "key", "answer", "created_at"), rows)
 
 
 def recall(tx: Tx, actor: str, key: str) -> Any | None:
@@ -73,16 +73,8 @@ def recall(tx: Tx, actor: str, key: str) -> Any | None:
 
 def recall_many(tx: Tx, keys: Sequence[tuple[str, str]]) -> Mapping[tuple[str, str], Any]:
     """The answers already given among ``keys`` (absent keys are simply missing)."""
-    found: dict[tuple[str, str], Any] = {}
-    for start in range(0, len(keys), _CHUNK):
-        chunk = list(keys[start : start + _CHUNK])
-        for actor, key in chunk:
-            _check_key(actor, key)
-        rows = tx.conn.execute(
-            select(_T.c.actor, _T.c.key, _T.c.answer).where(
-                tuple_(_T.c.actor, _T.c.key).in_(chunk)
-            )
-        )
-        for actor, key, answer in rows:
-            found[(actor, key)] = json.loads(answer)
-    return found
+    for actor, key in keys:
+        _check_key(actor, key)
+    rows = bulk.select_by_pairs(tx.conn, "idempotency_record", ("actor", "key", "answer"),
+                                ("actor", "key"), list(keys))
+    return {(actor, key): json.loads(answer) for actor, key, answer in rows}

@@ -13,7 +13,9 @@ from sqlalchemy import BigInteger, CheckConstraint, Column, Index, Text, UniqueC
 from sqlmodel import Field, SQLModel
 
 # Account kinds. Players' available money and the money held for their open bets are separate
-# accounts so that every two-phase step is an ordinary balanced movement.
+# accounts so that every two-phase step is an ordinary balanced movement. Their ids are
+# ``player:<id>`` and ``player:<id>:held``: adjacent in the primary key, so a bet updates one
+# page, not two.
 PLAYER = "player"  # a player's available balance (never negative)
 HELD = "held"  # a player's reserved funds: open bets (never negative)
 HOUSE = "house"  # the studio's bank: receives lost stakes, pays winnings (may go negative)
@@ -71,23 +73,25 @@ class LedgerMovement(SQLModel, table=True):
     reservation_id: str | None = Field(default=None, max_length=200)
     amount: int = Field(sa_column=Column(BigInteger, nullable=False))
     payout: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
-    # sha256 of the canonical request: a repeat must match it exactly (idempotency).
-    fingerprint: str = Field(max_length=64)
     # The player's available balance right after this movement (what the caller was answered).
     balance_after: int = Field(sa_column=Column(BigInteger, nullable=False))
     created_at: str = Field(max_length=32)
 
 
 class LedgerEntry(SQLModel, table=True):
-    """One leg of a movement. The legs of a movement sum to zero (double entry)."""
+    """One leg of a movement. The legs of a movement sum to zero (double entry).
+
+    Deliberately without secondary indexes: rows are appended in ``id`` order, so a commit
+    touches a few pages at the end of the table instead of one random page per index per row
+    (on SQLite every touched page is rewritten to the WAL at commit). Readers that need the legs
+    of one movement are rare (audit scans them all; `ledger.entries` is for inspection).
+    """
 
     __tablename__ = "ledger_entry"
-    __table_args__ = (Index("ix_ledger_entry_account", "account_id"),)
 
-    movement_id: str = Field(
-        primary_key=True, foreign_key="ledger_movement.id", max_length=200
-    )
-    leg: int = Field(primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
+    movement_id: str = Field(foreign_key="ledger_movement.id", max_length=200)
+    leg: int
     account_id: str = Field(foreign_key="ledger_account.id", max_length=200)
     amount: int = Field(sa_column=Column(BigInteger, nullable=False))
 
@@ -121,6 +125,8 @@ class IdempotencyRecord(SQLModel, table=True):
     """The first answer given to a command, keyed by (actor, idempotency key)."""
 
     __tablename__ = "idempotency_record"
+    # One B-tree keyed by (actor, key) instead of a rowid table plus an index.
+    __table_args__ = {"sqlite_with_rowid": False}
 
     actor: str = Field(primary_key=True, max_length=160)
     key: str = Field(primary_key=True, max_length=200)
