@@ -18,7 +18,7 @@ import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import func, select
 
@@ -76,7 +76,8 @@ class NewEvent:
     round_id: str | None = None
 
 
-class StoredEvent(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
     """An event as stored: its place in the log, its time and its links."""
 
     seq: int
