@@ -82,15 +82,15 @@ class VideoService:
         """Build from a StudioConfig: the table's camera (or the test pattern when the table
         has none) and the [streaming] section."""
         streaming = config.streaming
-        camera = None
-        if table_id is not None:
-            devices = getattr(config.table(table_id), "devices", None)
-            camera = getattr(devices, "camera", None)
+        table = config.table(table_id) if table_id is not None else None
+        camera = getattr(getattr(table, "devices", None), "camera", None)
         width, height, fps = (camera.width, camera.height, camera.fps) if camera else (
             1280, 720, 25)
         if source is None:
-            source = source_for_camera(camera.source if camera else "testpattern",
-                                       width, height, fps, sim_renderer=sim_renderer)
+            spec = camera.source if camera else "testpattern"
+            if spec == "sim" and sim_renderer is None:
+                sim_renderer = _default_sim_camera(table, fps)
+            source = source_for_camera(spec, width, height, fps, sim_renderer=sim_renderer)
         encoder = SharedH264Encoder(EncoderSettings(
             width=width, height=height, fps=fps, bitrate_bps=streaming.bitrate_bps,
             keyframe_interval=streaming.keyframe_interval_frames, preset=streaming.preset))
@@ -173,6 +173,17 @@ class VideoService:
 
 
 SERVICE_KEY = web.AppKey("video_service", VideoService)
+
+
+def _default_sim_camera(table: object, fps: int) -> FrameRenderer | None:
+    """An empty simulated table for "sim" when the caller did not hand over the instance the
+    table drives (pass that one as `sim_renderer` to see the cards being dealt)."""
+    try:
+        from devices.camera.sim_camera import SimCamera
+    except ImportError:
+        return None
+    return SimCamera(getattr(table, "deck_art", "napoletane"),
+                     positions=getattr(table, "positions", 3), fps=fps)
 
 
 def _error(status: int, code: str, message: str) -> web.Response:
