@@ -31,6 +31,8 @@ from devices.camera.templates import (
     FINE,
     GRID_COLS,
     GRID_ROWS,
+    SEARCH_H,
+    SEARCH_W,
     TemplateSet,
     coarse_from_fine,
     normalise,
@@ -46,8 +48,12 @@ class Thresholds:
     min_score: float = 0.70  # correlation with the best template
     contender_gap: float = 0.15  # templates this close to the best score are contenders
     min_separation: float = 0.2  # discriminant position against every contender (0.5 = exact)
+    min_search_score: float = 0.4  # an anchored card is fitted only if it starts this close
     max_cell_error: float = 1.2  # mean squared error of the worst grid cell (normalised units)
-    green_margin: int = 22  # felt: G exceeds max(R, B) by more than this
+    felt_ratio: float = 1.35  # felt: G > felt_ratio * max(R, B) + felt_floor
+    felt_floor: float = 8.0
+    gold_blue: float = 0.5  # printed gold: B < gold_blue * min(G, R) and min(G, R) > gold_min
+    gold_min: float = 70.0
     min_area: float = 6000.0  # card area in image pixels
     max_area: float = 30000.0
     min_aspect: float = 1.2  # long side / short side
@@ -93,9 +99,17 @@ _CELL_SLICES = [
      slice(c * CANON_W // GRID_COLS, (c + 1) * CANON_W // GRID_COLS))
     for r in range(GRID_ROWS) for c in range(GRID_COLS)
 ]
+_SEARCH_CORNERS = np.array(
+    [[0, 0], [SEARCH_W, 0], [SEARCH_W, SEARCH_H], [0, SEARCH_H]], np.float32)
 _CANON_CORNERS = np.array(
     [[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float32)
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
+
+
+def _matvec(matrix: np.ndarray, vec: np.ndarray, rows: int = 16) -> np.ndarray:
+    """matrix @ vec in blocks small enough that BLAS stays on this thread: a threaded BLAS
+    call costs milliseconds on a busy machine, a few small ones cost microseconds."""
+    return np.concatenate([matrix[i:i + rows] @ vec for i in range(0, len(matrix), rows)])
 
 
 def order_quad(points: np.ndarray) -> np.ndarray:
@@ -111,7 +125,12 @@ def order_quad(points: np.ndarray) -> np.ndarray:
 
 
 # perspective changes a card's aspect ratio in the image: the far side is tried at these ratios
-_STRETCHES = (0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1, 1.15, 1.2, 1.25)
+
+
+def _covers(quad: np.ndarray, anchor: SideAnchor) -> bool:
+    """Both corners of the anchor lie on (or within a few pixels of) this quad."""
+    poly = quad.reshape(-1, 1, 2)
+    return all(cv2.pointPolygonTest(poly, _pt(p), True) > -6 for p in (anchor.a, anchor.b))
 
 
 def _plausible(quad: np.ndarray, th: Thresholds) -> bool:
@@ -300,11 +319,21 @@ class Recognizer:
         self.aspect = card_aspect(self.art)
 
     def card_mask(self, frame: np.ndarray) -> np.ndarray:
-        """255 where something that is not felt lies, thin printed lines removed."""
+        """255 where something that is not felt lies, thin printed lines removed.
+
+        Felt is where green clearly dominates: G > ratio * max(R, B) + floor. A ratio (not a
+        difference) keeps the felt in a card's shadow or a dim corner counted as felt.
+        """
+        th = self.thresholds
         b, g, r = cv2.split(frame)
-        greenness = cv2.subtract(g, cv2.max(r, b))
-        _, not_felt = cv2.threshold(greenness, self.thresholds.green_margin, 255,
-                                    cv2.THRESH_BINARY_INV)
+        limit = cv2.addWeighted(cv2.max(r, b), th.felt_ratio, r, 0.0, th.felt_floor)
+        felt = cv2.compare(g, limit, cv2.CMP_GT)
+        # the printed gold lines count as felt: blue far below both green and red
+        warm = cv2.min(g, r)
+        gold = cv2.bitwise_and(
+            cv2.compare(cv2.addWeighted(b, 1.0 / th.gold_blue, b, 0.0, 0.0), warm, cv2.CMP_LT),
+            cv2.compare(warm, th.gold_min, cv2.CMP_GT))
+        not_felt = cv2.bitwise_not(cv2.bitwise_or(felt, gold))
         return cv2.morphologyEx(not_felt, cv2.MORPH_OPEN, _OPEN_KERNEL)
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
@@ -325,7 +354,11 @@ class Recognizer:
                 if whole.accepted or (whole.label == BACK and whole.score >= th.min_score):
                     continue
             for anchor in _side_anchors(contour, self.aspect, th):
-                out.append(self._judge(frame, self._fit_anchor(frame, anchor)))
+                if any(c.accepted and _covers(c.quad, anchor) for c in out):
+                    continue  # another side of a card already named
+                fitted = self._fit_anchor(frame, anchor)
+                if fitted is not None:
+                    out.append(self._judge(frame, fitted))
         return out
 
     def recognize(self, frame: np.ndarray) -> list[Detection]:
@@ -341,26 +374,33 @@ class Recognizer:
         return kept
 
     def _quick_score(self, frame: np.ndarray, quad: np.ndarray) -> float:
-        """Best coarse correlation only: cheap, for searching a card's extent."""
-        warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS)
-        canon = cv2.warpPerspective(frame, warp, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR)
-        vec = normalise(canon).reshape(-1)
-        return float((self.templates.vectors @ vec).max()) / max(float(np.linalg.norm(vec)), 1e-6)
+        """Best correlation at the small search size: cheap, for fitting a card's extent."""
+        warp = cv2.getPerspectiveTransform(quad, _SEARCH_CORNERS)
+        small = cv2.warpPerspective(frame, warp, (SEARCH_W, SEARCH_H), flags=cv2.INTER_AREA)
+        vec = normalise(small).reshape(-1)
+        return float((self.templates.search @ vec).max()) / max(float(np.linalg.norm(vec)), 1e-6)
 
-    def _fit_anchor(self, frame: np.ndarray, anchor: SideAnchor) -> np.ndarray:
-        """The card's far side: the length around the aspect-ratio guess that matches best."""
-        best_len, best_score = anchor.lengths[0], -1.0
+    def _fit_anchor(self, frame: np.ndarray, anchor: SideAnchor) -> np.ndarray | None:
+        """The card's far side: the length around the aspect-ratio guess that matches best;
+        None when nothing near the guess looks like a card."""
+        tried: dict[float, float] = {}
+
+        def at(length: float) -> float:
+            if length not in tried:
+                tried[length] = self._quick_score(frame, anchor.quad(length))
+            return tried[length]
+
         for nominal in anchor.lengths:
-            for stretch in _STRETCHES:
-                score = self._quick_score(frame, anchor.quad(nominal * stretch))
-                if score > best_score:
-                    best_len, best_score = nominal * stretch, score
-        step = 0.025 * best_len
-        while step > 0.005 * best_len:
+            for stretch in (0.85, 1.0, 1.15):
+                at(nominal * stretch)
+        best_len = max(tried, key=tried.__getitem__)
+        if tried[best_len] < self.thresholds.min_search_score:
+            return None
+        step = 0.075 * best_len
+        while step > 0.006 * best_len:
             for other in (best_len - step, best_len + step):
-                score = self._quick_score(frame, anchor.quad(other))
-                if score > best_score:
-                    best_len, best_score = other, score
+                if at(other) > tried[best_len]:
+                    best_len = other
             step /= 2
         return anchor.quad(best_len)
 
@@ -384,7 +424,7 @@ class Recognizer:
         vec = vec / max(float(np.linalg.norm(vec)), 1e-6)
         fine = normalise(big).reshape(-1)
         fine = fine / max(float(np.linalg.norm(fine)), 1e-6)
-        scores = self.templates.vectors @ vec
+        scores = _matvec(self.templates.vectors, vec)
         best = int(np.argmax(scores))
         ids = self._label_ids
         margin = float(scores[best] - scores[ids != ids[best]].max())

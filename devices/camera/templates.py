@@ -28,10 +28,11 @@ BACK = "back"
 
 def normalise(canonical: np.ndarray) -> np.ndarray:
     """Per-channel zero mean, unit variance; float32 (H, W, 3)."""
+    mean, std = cv2.meanStdDev(canonical)
     x = canonical.astype(np.float32)
-    mean = x.reshape(-1, 3).mean(axis=0)
-    std = x.reshape(-1, 3).std(axis=0)
-    return (x - mean) / np.maximum(std, 4.0)
+    x -= mean.reshape(1, 1, 3).astype(np.float32)
+    x /= np.maximum(std, 4.0).reshape(1, 1, 3).astype(np.float32)
+    return x
 
 
 FINE = 2  # the fine canonical image (for telling look-alikes apart) is FINE times larger
@@ -41,6 +42,10 @@ def fine_from_scan(scan: np.ndarray) -> np.ndarray:
     """The scan at the fine canonical size, softened as a camera lens softens it."""
     fine = cv2.resize(scan, (CANON_W * FINE, CANON_H * FINE), interpolation=cv2.INTER_AREA)
     return cv2.GaussianBlur(fine, (0, 0), 0.7)
+
+
+SEARCH_W = CANON_W // 2
+SEARCH_H = CANON_H // 2
 
 
 def coarse_from_fine(fine: np.ndarray) -> np.ndarray:
@@ -56,6 +61,7 @@ class TemplateSet:
     vectors: np.ndarray  # (N, CANON_H * CANON_W * 3): normalised, then scaled to unit length
     images: np.ndarray  # (N, CANON_H, CANON_W, 3): normalised canonical images
     fine: np.ndarray  # (N, FINE^2 * CANON_H * CANON_W * 3): unit vectors of the fine images
+    search: np.ndarray  # (N, SEARCH_H * SEARCH_W * 3): unit vectors, for fitting a card's extent
 
 
 def unit_rows(stack: np.ndarray) -> np.ndarray:
@@ -63,10 +69,14 @@ def unit_rows(stack: np.ndarray) -> np.ndarray:
     return flat / np.maximum(np.linalg.norm(flat, axis=1, keepdims=True), 1e-6)
 
 
-def _entry(scan: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+def _entry(scan: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     fine = fine_from_scan(scan)
     turned = fine[::-1, ::-1].copy()
-    return [(normalise(coarse_from_fine(f)), normalise(f)) for f in (fine, turned)]
+    out = []
+    for f in (fine, turned):
+        search = cv2.resize(f, (SEARCH_W, SEARCH_H), interpolation=cv2.INTER_AREA)
+        out.append((normalise(coarse_from_fine(f)), normalise(f), normalise(search)))
+    return out
 
 
 @lru_cache(maxsize=8)
@@ -76,11 +86,14 @@ def template_set(art: DeckArt | str, kind: DeckKind | str | None = None) -> Temp
     labels: list[str] = []
     coarse: list[np.ndarray] = []
     fine: list[np.ndarray] = []
+    search: list[np.ndarray] = []
     scans = [(card.code, card_scan(card, art)) for card in deck_cards(art, kind)]
     for label, scan in [*scans, (BACK, back_scan(art))]:
-        for c, f in _entry(scan):
+        for c, f, q in _entry(scan):
             labels.append(label)
             coarse.append(c)
             fine.append(f)
+            search.append(q)
     images = np.stack(coarse).astype(np.float32)
-    return TemplateSet(art, tuple(labels), unit_rows(images), images, unit_rows(np.stack(fine)))
+    return TemplateSet(art, tuple(labels), unit_rows(images), images, unit_rows(np.stack(fine)),
+                       unit_rows(np.stack(search)))
