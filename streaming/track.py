@@ -7,7 +7,9 @@ packet objects, and a viewer costs RTP + SRTP work only.
 Each viewer has a small bounded queue. A viewer that falls behind (its queue is full) drops
 frames, and then keeps dropping until the next keyframe: a P-frame after a gap would only
 show corruption until the next keyframe anyway, so we never send one. Memory per viewer is
-bounded by the queue cap, whatever happens to the network.
+bounded by the queue cap, whatever happens to the network. While the viewer is still
+connecting (aiortc has not asked for a frame yet) an overflow is not a drop: the queue just
+restarts at the next keyframe, so the viewer's first picture is a recent one.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ class ViewerTrack(MediaStreamTrack):
         self._queue: collections.deque[EncodedFrame] = collections.deque()
         self._waiting_for_keyframe = True  # a new viewer starts on a keyframe
         self._joined = False
+        self._reading = False  # aiortc has asked for a frame: the connection is up
         self._ready = asyncio.Event()
         self._on_stop = on_stop
 
@@ -85,8 +88,13 @@ class ViewerTrack(MediaStreamTrack):
                 self.stats.frames_skipped_joining += 1
             return
         elif len(self._queue) >= self.queue_cap:
-            self.stats.frames_dropped += 1
-            self.stats.gaps += 1
+            if self._reading:
+                self.stats.frames_dropped += 1
+                self.stats.gaps += 1
+            else:  # still connecting (ICE, DTLS): not the viewer's fault, not a gap
+                self.stats.frames_skipped_joining += 1 + len(self._queue)
+                self._queue.clear()
+                self._joined = False
             self._waiting_for_keyframe = True
             return
         self._queue.append(frame)
@@ -94,6 +102,7 @@ class ViewerTrack(MediaStreamTrack):
         self._ready.set()
 
     async def recv(self) -> av.Packet:
+        self._reading = True
         while not self._queue:
             if self.readyState != "live":
                 raise MediaStreamError
