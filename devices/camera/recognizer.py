@@ -45,9 +45,9 @@ from studio.cards import DeckArt, DeckKind
 class Thresholds:
     """Acceptance limits, tuned on scene seeds below 1,000,000 (see tests/test_recognizer.py)."""
 
-    min_score: float = 0.70  # correlation with the best template
+    min_score: float = 0.75  # correlation with the best template
     contender_gap: float = 0.15  # templates this close to the best score are contenders
-    min_separation: float = 0.2  # discriminant position against every contender (0.5 = exact)
+    min_separation: float = 0.1  # discriminant position against every contender (0.5 = exact)
     min_search_score: float = 0.4  # an anchored card is fitted only if it starts this close
     max_cell_error: float = 1.2  # mean squared error of the worst grid cell (normalised units)
     felt_ratio: float = 1.35  # felt: G > felt_ratio * max(R, B) + felt_floor
@@ -57,7 +57,7 @@ class Thresholds:
     min_area: float = 6000.0  # card area in image pixels
     max_area: float = 30000.0
     min_aspect: float = 1.2  # long side / short side
-    max_aspect: float = 2.3
+    max_aspect: float = 2.8
     min_fill: float = 0.85  # a blob taken whole must fill this share of its quad
 
 
@@ -254,7 +254,12 @@ def _side_anchors(contour: np.ndarray, aspect: float, th: Thresholds) -> list[Si
             continue
         side = float(np.linalg.norm(corner_b - corner_a))
         anchor = SideAnchor(corner_a, corner_b, da, db, ())
-        lengths = tuple(o for o in (side * aspect, side / aspect)
+        # the other side's length: as the deck's aspect ratio says (long or short), and as the
+        # outline shows when a neighbouring side is seen whole (perspective can skew the ratio)
+        nominal = (side * aspect, side / aspect)
+        seen = [x for x in (la, lb)  # a neighbour cut short by another card is no guide
+                if any(0.75 <= x / n <= 1.5 for n in nominal)]
+        lengths = tuple(o for o in dict.fromkeys(round(g, 1) for g in (*nominal, *seen))
                         if _plausible(anchor.quad(o), th))
         if lengths:
             anchors.append(SideAnchor(corner_a, corner_b, da, db, lengths))
@@ -392,7 +397,7 @@ class Recognizer:
 
         for nominal in anchor.lengths:
             for stretch in (0.85, 1.0, 1.15):
-                at(nominal * stretch)
+                at(round(nominal * stretch, 1))
         best_len = max(tried, key=tried.__getitem__)
         if tried[best_len] < self.thresholds.min_search_score:
             return None
