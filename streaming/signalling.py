@@ -110,7 +110,6 @@ class VideoService:
             raise SignallingError(503, "streaming.full", "too many viewers on this stream")
         if self.broadcaster.error is not None:
             raise SignallingError(503, "streaming.source_failed", "the table camera is down")
-        self.broadcaster.start()
         pc = RTCPeerConnection(RTCConfiguration(iceServers=self.ice_servers))
         track = self.broadcaster.add_viewer(player_id)
         self.peers[pc] = track.viewer_id
@@ -138,6 +137,7 @@ class VideoService:
         except BaseException:
             await self._drop(pc, track)
             raise
+        self.broadcaster.start()  # the camera opens for the first accepted viewer
         await self._notify()
         return pc.localDescription
 

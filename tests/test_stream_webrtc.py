@@ -119,6 +119,7 @@ async def test_bad_offers_get_stable_codes(client, service) -> None:
     assert (await resp.json())["error"] == "streaming.codec_unsupported"
     await vp8_only.close()
     assert service.peers == {} and service.broadcaster.viewers == {}
+    assert not service.broadcaster.running  # refused offers do not open the camera
 
 
 async def test_answer_is_h264_only_with_host_candidates_only(client) -> None:
