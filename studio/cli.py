@@ -16,6 +16,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "studio.commands.recognize",
     "studio.commands.rtp",
     "studio.commands.simulate",
+    "studio.commands.table_drive",
     "studio.commands.sim",
 )
 
