@@ -131,9 +131,10 @@ class TableActor:
                     opened[ev.round_id] = int(p.get("round_no", 0))
                 elif ev.type in ("round_closed", "round_voided"):
                     finished.add(ev.round_id)
-                elif ev.type == "bet_placed":
-                    bets.setdefault(ev.round_id, {}).setdefault(p["player"], []).append(
-                        (p["position"], p["kind"], p["amount"]))
+                elif ev.type == "bets_placed":
+                    for b in p["bets"]:
+                        bets.setdefault(ev.round_id, {}).setdefault(b["player"], []).append(
+                            (b["position"], b["kind"], b["amount"]))
                 elif ev.type == "bets_cancelled":
                     bets.get(ev.round_id, {}).pop(p["player"], None)
         self.round_no = max(opened.values(), default=0)
@@ -290,7 +291,9 @@ class TableActor:
             payload = {"type": e.type, "table_id": self.table_id, "round_id": round_id,
                        **e.data}
             player = e.data.get("player")
-            if e.type in PLAYER_EVENTS and player is not None:
+            if e.type == "bet_placed":  # the dealer gets a running summary instead
+                self.hub.publish(self.table_id, f"player:{player}", payload)
+            elif e.type in PLAYER_EVENTS and player is not None:
                 self.hub.publish(self.table_id, f"player:{player}", payload)
                 self.hub.publish(self.table_id, "dealer", payload)
             elif e.type == "round_voided":
@@ -358,14 +361,12 @@ class TableActor:
                 e = failed[0].error
                 answers[0] = error_answer(e.code, e.message)
                 accepted = []
-            events: list[core.Event] = []
             players = {c.args["player"] for _, c, _ in accepted}
-            for _, c, placements in accepted:
-                for p in placements:
-                    events.append(core.Event("bet_placed", {
-                        "placement_id": p.placement_id, "player": p.player,
-                        "position": p.position, "kind": p.kind.value, "amount": p.amount}))
-            self._append(tx, self.state.round_id if self.state else None, events)
+            if accepted:  # one event for the whole batch: a window holds tens of thousands
+                self._append(tx, self.state.round_id, [core.Event("bets_placed", {"bets": [
+                    {"placement_id": p.placement_id, "player": p.player, "position": p.position,
+                     "kind": p.kind.value, "amount": p.amount}
+                    for _, _, placements in accepted for p in placements]})])
             bal = ledger.balances(tx, players) if players else {}
             for i, c, placements in accepted:
                 b = bal[c.args["player"]]
@@ -390,6 +391,11 @@ class TableActor:
             if c.args.get("autoplay"):
                 self._autoplay_result(c.args["player"], a)
         self._publish(self.state.round_id if self.state else None, published)
+        if published:
+            self.hub.publish(self.table_id, "dealer", {
+                "type": "bets_summary", "table_id": self.table_id,
+                "round_id": self.state.round_id, "bets": len(book.placements),
+                "staked": book.staked})
 
     def _check_bets(self, c: _Command, now: float, pending: core.BetBook | None
                     ) -> list[core.Placement]:

@@ -50,11 +50,12 @@ def replay_round(events: Sequence[StoredEvent]) -> tuple[core.RoundState | None,
                                        p["closes_at"])
         elif state is None:
             continue
-        elif t == "bet_placed":
-            pl = core.Placement(p["placement_id"], p["player"], p["position"],
-                                core.BetKind(p["kind"]), p["amount"])
-            placements[pl.placement_id] = pl
-            requests.append(reserve_for(state.round_id, pl))
+        elif t == "bets_placed":
+            for b in p["bets"]:
+                pl = core.Placement(b["placement_id"], b["player"], b["position"],
+                                    core.BetKind(b["kind"]), b["amount"])
+                placements[pl.placement_id] = pl
+                requests.append(reserve_for(state.round_id, pl))
         elif t == "bets_cancelled":
             for pid in p["placement_ids"]:
                 placements.pop(pid, None)

@@ -283,6 +283,7 @@ class BetBook:
         self.placements: dict[str, Placement] = {}
         self._spot: dict[tuple[str, int, BetKind], int] = {}
         self._player: dict[str, int] = {}
+        self.staked = 0
 
     def stake(self, player: str, position: int, kind: BetKind) -> int:
         return self._spot.get((player, position, kind), 0)
@@ -338,6 +339,7 @@ class BetBook:
         key = (p.player, p.position, p.kind)
         self._spot[key] = self._spot.get(key, 0) + p.amount
         self._player[p.player] = self._player.get(p.player, 0) + p.amount
+        self.staked += p.amount
         return Event("bet_placed", {"placement_id": p.placement_id, "player": p.player,
                                     "position": p.position, "kind": p.kind.value,
                                     "amount": p.amount, "spot_total": self._spot[key]})
@@ -359,6 +361,7 @@ class BetBook:
             self._spot[key] -= p.amount
             if not self._spot[key]:
                 del self._spot[key]
+            self.staked -= p.amount
         self._player.pop(player, None)
         return Event("bets_cancelled", {"player": player,
                                         "placement_ids": [p.placement_id for p in mine],
