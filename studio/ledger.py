@@ -13,6 +13,10 @@ The life of a bet:
   are held -stake, house +(stake - payout), player +payout (zero legs are not written);
 - `release` at void: ``held -> player`` (the reservation comes back).
 
+A movement is one row of ``ledger_movement`` holding its legs (one column per account it can
+touch: the player's two accounts, the house, the cash desk); the database checks that they sum
+to zero. Account rows carry the running balances.
+
 Each movement carries the caller's id (e.g. ``"<round>:<bet>:reserve"``). A repeat with the same
 id and the same content returns the first result and changes nothing; a repeat with different
 content is refused (``ledger.movement_conflict``). A reservation is closed by one post or release
@@ -20,7 +24,9 @@ only (a UNIQUE constraint in the database backs this).
 
 All functions take a `Tx` (``store.transaction()``), so the table writes its events and its
 money movements in one transaction. Batch forms (`reserve_many`, `post_many`, `release_many`)
-write a whole tick of bets or a whole settlement with a handful of statements.
+write a whole tick of bets or a whole settlement with a handful of statements: per bet, one
+movement row and the update of the player's balance rows (the hot path is plain driver
+``executemany`` with tuples, see ``storage.bulk``).
 """
 
 from __future__ import annotations
@@ -41,16 +47,12 @@ from studio.storage.models import (
     HOUSE,
     PLAYER,
     LedgerAccount,
-    LedgerEntry,
-    LedgerMovement,
 )
 
 HOUSE_ACCOUNT = "house"
 CASH_ACCOUNT = "cash"
 MAX_AMOUNT = 10**15  # cents; far above any stake, far below BIGINT overflow
 _ACC = LedgerAccount.__table__
-_MOV = LedgerMovement.__table__
-_ENT = LedgerEntry.__table__
 
 
 class LedgerError(Exception):
@@ -250,9 +252,15 @@ def _validate(request: Request) -> None:
 # --- reading ---------------------------------------------------------------------------------
 
 
-_MOV_COLUMNS = ("id", "kind", "player_id", "amount", "payout", "reservation_id", "round_id",
-                "balance_after", "created_at")
-_MOV_SELECT = "SELECT " + ", ".join(_MOV_COLUMNS) + " FROM ledger_movement"
+# A movement row as the caller sees it: a post or release shows the id of the reservation it
+# closes (stored as the reservation's ``seq`` in ``closes``).
+_MOV_SELECT = (
+    "SELECT m.id, m.kind, m.player_id, m.amount, m.payout, r.id, m.round_id, m.balance_after, "
+    "m.created_at FROM ledger_movement m LEFT JOIN ledger_movement r ON r.seq = m.closes"
+)
+_MOV_INSERT_COLUMNS = ("id", "kind", "round_id", "player_id", "closes", "amount", "payout",
+                       "balance_after", "created_at", "player_leg", "held_leg", "house_leg",
+                       "cash_leg")
 
 
 def _movement(row: Any) -> Movement:
@@ -262,24 +270,21 @@ def _movement(row: Any) -> Movement:
                     reservation_id, round_id, int(balance_after), created_at)
 
 
-def _movements_by(tx: Tx, column: str, keys: Iterable[str]) -> dict[str, Movement]:
-    """Movements whose ``column`` (``id`` or ``reservation_id``) is among ``keys``."""
-    found: dict[str, Movement] = {}
-    rows = bulk.select_in(tx.conn, f"{_MOV_SELECT} WHERE {column} IN {{in_}}", sorted(set(keys)))
-    for row in rows:
-        mov = _movement(row)
-        found[mov.id if column == "id" else mov.reservation_id] = mov  # type: ignore[index]
-    return found
+def _movements_by_id(tx: Tx, ids: Iterable[str]) -> dict[str, Movement]:
+    """Movements whose id is among ``ids``."""
+    rows = bulk.select_in(tx.conn, f"{_MOV_SELECT} WHERE m.id IN {{in_}}", sorted(set(ids)))
+    return {row[0]: _movement(row) for row in rows}
 
 
 def movement(tx: Tx, movement_id: str) -> Movement | None:
-    return _movements_by(tx, "id", [movement_id]).get(movement_id)
+    return _movements_by_id(tx, [movement_id]).get(movement_id)
 
 
 def movements_for_round(tx: Tx, round_id: str) -> list[Movement]:
     """Every movement of a round: reserves carry the round id, posts and releases inherit it."""
     p = bulk.placeholder(tx.conn)
-    rows = tx.conn.exec_driver_sql(f"{_MOV_SELECT} WHERE round_id = {p} ORDER BY id", (round_id,))
+    rows = tx.conn.exec_driver_sql(f"{_MOV_SELECT} WHERE m.round_id = {p} ORDER BY m.id",
+                                   (round_id,))
     return [_movement(r) for r in rows]
 
 
@@ -287,26 +292,46 @@ def open_reservations(
     tx: Tx, *, round_id: str | None = None, player_id: str | None = None
 ) -> list[Movement]:
     """Reservations not yet posted or released (e.g. to void a round after a restart)."""
-    closer = _MOV.alias("closer")
-    q = (
-        select(_MOV)
-        .outerjoin(closer, closer.c.reservation_id == _MOV.c.id)
-        .where(_MOV.c.kind == "reserve", closer.c.id.is_(None))
-        .order_by(_MOV.c.id)
-    )
+    p = bulk.placeholder(tx.conn)
+    sql = (f"{_MOV_SELECT} WHERE m.kind = 'reserve' AND NOT EXISTS "
+           "(SELECT 1 FROM ledger_movement c WHERE c.closes = m.seq)")
+    params: list[str] = []
     if round_id is not None:
-        q = q.where(_MOV.c.round_id == round_id)
+        sql += f" AND m.round_id = {p}"
+        params.append(round_id)
     if player_id is not None:
-        q = q.where(_MOV.c.player_id == player_id)
-    return [_movement(tuple(r._mapping[c] for c in _MOV_COLUMNS)) for r in tx.conn.execute(q)]
+        sql += f" AND m.player_id = {p}"
+        params.append(player_id)
+    return [_movement(r) for r in tx.conn.exec_driver_sql(sql + " ORDER BY m.id", tuple(params))]
+
+
+# Which legs each kind writes, in the order `entries` lists them.
+_LEG_ORDER = {
+    "credit": ("cash", "player"),
+    "debit": ("cash", "player"),
+    "reserve": ("player", "held"),
+    "post": ("held", "house", "player"),
+    "release": ("held", "player"),
+}
 
 
 def entries(tx: Tx, movement_id: str) -> list[Entry]:
-    """The legs of one movement (a scan: for inspection and tests, not for hot paths)."""
-    rows = tx.conn.execute(
-        select(_ENT).where(_ENT.c.movement_id == movement_id).order_by(_ENT.c.leg)
-    )
-    return [Entry(r.movement_id, int(r.leg), r.account_id, int(r.amount)) for r in rows]
+    """The legs of one movement (zero legs omitted), as (account, amount) entries."""
+    p = bulk.placeholder(tx.conn)
+    row = tx.conn.exec_driver_sql(
+        "SELECT kind, player_id, player_leg, held_leg, house_leg, cash_leg "
+        f"FROM ledger_movement WHERE id = {p}", (movement_id,)).first()
+    if row is None:
+        return []
+    kind, pid, player_leg, held_leg, house_leg, cash_leg = row
+    legs = {"player": (player_account(pid), player_leg), "held": (held_account(pid), held_leg),
+            "house": (HOUSE_ACCOUNT, house_leg), "cash": (CASH_ACCOUNT, cash_leg)}
+    out: list[Entry] = []
+    for name in _LEG_ORDER.get(kind, ("cash", "player", "held", "house")):
+        account_id, value = legs[name]
+        if value:
+            out.append(Entry(movement_id, len(out), account_id, int(value)))
+    return out
 
 
 def _account_balances(tx: Tx, account_ids: Iterable[str], *, lock: bool) -> dict[str, int]:
@@ -351,35 +376,37 @@ def total_balance(tx: Tx) -> int:
 
 
 class _Writer:
-    """Collects the rows of one batch, then writes them with a few executemany statements."""
+    """Collects the rows of one batch, then writes them with two executemany statements: the
+    movement rows (legs included) and the balance updates (one per account touched)."""
 
     def __init__(self, tx: Tx) -> None:
         self.tx = tx
         self.ts = tx.now_ts()
-        self.movements: list[tuple[Any, ...]] = []
-        self.entries: list[tuple[Any, ...]] = []
+        self.rows: list[tuple[Any, ...]] = []
         self.deltas: dict[str, int] = defaultdict(int)
 
     def add(self, request: Request, *, player_id: str, amount: int, payout: int | None,
-            reservation_id: str | None, round_id: str | None, balance_after: int,
-            legs: Sequence[tuple[str, int]]) -> Movement:
-        mov = Movement(request.movement_id, request.kind, player_id, amount, payout,
-                       reservation_id, round_id, balance_after, self.ts)
-        self.movements.append(mov)
-        leg = 0
-        for account_id, value in legs:
-            if value == 0:
-                continue
-            self.entries.append((mov.id, leg, account_id, value))
-            self.deltas[account_id] += value
-            leg += 1
-        return mov
+            reservation_id: str | None, closes: int | None, round_id: str | None,
+            balance_after: int, player_leg: int, held_leg: int, house_leg: int = 0,
+            cash_leg: int = 0) -> Movement:
+        mid, kind = request.movement_id, request.kind
+        self.rows.append((mid, kind, round_id, player_id, closes, amount, payout, balance_after,
+                          self.ts, player_leg, held_leg, house_leg, cash_leg))
+        deltas = self.deltas
+        if player_leg:
+            deltas[player_account(player_id)] += player_leg
+        if held_leg:
+            deltas[held_account(player_id)] += held_leg
+        if house_leg:
+            deltas[HOUSE_ACCOUNT] += house_leg
+        if cash_leg:
+            deltas[CASH_ACCOUNT] += cash_leg
+        return Movement(mid, kind, player_id, amount, payout, reservation_id, round_id,
+                        balance_after, self.ts)
 
     def flush(self) -> None:
         conn = self.tx.conn
-        bulk.insert_rows(conn, "ledger_movement", _MOV_COLUMNS, self.movements)
-        bulk.insert_rows(conn, "ledger_entry", ("movement_id", "leg", "account_id", "amount"),
-                         self.entries)
+        bulk.insert_rows(conn, "ledger_movement", _MOV_INSERT_COLUMNS, self.rows)
         bulk.execute_many(
             conn, "UPDATE ledger_account SET balance = balance + {p} WHERE id = {p}",
             [(v, k) for k, v in sorted(self.deltas.items()) if v != 0],
@@ -426,6 +453,18 @@ def _insufficient(player_id: str, needed: int, available: int, movement_id: str)
     )
 
 
+def _reserve_is_valid(req: object) -> bool:
+    """The common case checked in one expression (exact types); anything else goes through
+    `_validate`, which names what is wrong (or accepts e.g. a str subclass)."""
+    if type(req) is not Reserve:
+        return False
+    mid, pid, amount, rid = req.movement_id, req.player_id, req.amount, req.round_id
+    return (type(mid) is str and 0 < len(mid) <= 200 and type(pid) is str
+            and 0 < len(pid) <= 160 and ":" not in pid and type(amount) is int
+            and 0 < amount <= MAX_AMOUNT
+            and (rid is None or (type(rid) is str and 0 < len(rid) <= 200)))
+
+
 def reserve_many(tx: Tx, requests: Sequence[Reserve]) -> list[ReserveOutcome]:
     """Reserve many bets in ``tx``; one outcome per request, in order.
 
@@ -436,6 +475,9 @@ def reserve_many(tx: Tx, requests: Sequence[Reserve]) -> list[ReserveOutcome]:
     outcomes: list[ReserveOutcome | None] = [None] * len(requests)
     valid: list[int] = []
     for i, req in enumerate(requests):
+        if _reserve_is_valid(req):
+            valid.append(i)
+            continue
         try:
             if not isinstance(req, Reserve):
                 raise LedgerError("ledger.invalid_request", f"not a Reserve: {req!r}")
@@ -443,9 +485,11 @@ def reserve_many(tx: Tx, requests: Sequence[Reserve]) -> list[ReserveOutcome]:
             valid.append(i)
         except LedgerError as e:
             outcomes[i] = ReserveOutcome(req, None, e)
-    previous = _movements_by(tx, "id", [requests[i].movement_id for i in valid])
-    players = {requests[i].player_id for i in valid}
-    available = _account_balances(tx, [player_account(p) for p in players], lock=True)
+    if not valid:
+        return outcomes  # type: ignore[return-value]
+    previous = _movements_by_id(tx, [requests[i].movement_id for i in valid])
+    available = _account_balances(
+        tx, [player_account(requests[i].player_id) for i in valid], lock=True)
 
     # Units served in order: a lone request, or a whole group at its first member's place.
     units: list[list[int]] = []
@@ -463,6 +507,24 @@ def reserve_many(tx: Tx, requests: Sequence[Reserve]) -> list[ReserveOutcome]:
     writer = _Writer(tx)
     applied: dict[str, Movement] = {}
     for unit in units:
+        if len(unit) == 1 and not previous and requests[unit[0]].movement_id not in applied:
+            # The common case, inline: a fresh lone bet.
+            i = unit[0]
+            req = requests[i]
+            pid, amount = req.player_id, req.amount
+            acc = player_account(pid)
+            have = available.get(acc, 0)
+            if amount > have:
+                outcomes[i] = ReserveOutcome(req, None, _insufficient(pid, amount, have,
+                                                                      req.movement_id))
+                continue
+            available[acc] = have - amount
+            mov = writer.add(req, player_id=pid, amount=amount, payout=None,
+                             reservation_id=None, closes=None, round_id=req.round_id,
+                             balance_after=have - amount, player_leg=-amount, held_leg=amount)
+            applied[mov.id] = mov
+            outcomes[i] = ReserveOutcome(req, mov)
+            continue
         try:
             plan = _plan_unit(requests, unit, previous, applied, available)
         except LedgerError as e:
@@ -477,9 +539,9 @@ def reserve_many(tx: Tx, requests: Sequence[Reserve]) -> list[ReserveOutcome]:
             pid, amount = req.player_id, req.amount
             acc = player_account(pid)
             left = available[acc] = available[acc] - amount
-            mov = writer.add(req, player_id=pid, amount=amount, payout=None, reservation_id=None,
-                             round_id=req.round_id, balance_after=left,
-                             legs=((acc, -amount), (held_account(pid), amount)))
+            mov = writer.add(req, player_id=pid, amount=amount, payout=None,
+                             reservation_id=None, closes=None, round_id=req.round_id,
+                             balance_after=left, player_leg=-amount, held_leg=amount)
             applied[mov.id] = mov
             outcomes[i] = ReserveOutcome(req, mov)
     writer.flush()
@@ -517,11 +579,47 @@ def _plan_unit(
     return plan
 
 
+def _close_is_valid(req: object) -> bool:
+    """The common case of a post or release, checked in one expression (see `_validate`)."""
+    kind = type(req)
+    if kind is Post:
+        payout = req.payout  # type: ignore[union-attr]
+        if type(payout) is not int or not 0 <= payout <= MAX_AMOUNT:
+            return False
+    elif kind is not Release:
+        return False
+    mid, rid = req.movement_id, req.reservation_id  # type: ignore[union-attr]
+    return type(mid) is str and 0 < len(mid) <= 200 and type(rid) is str and 0 < len(rid) <= 200
+
+
+class _Reservation(NamedTuple):
+    seq: int
+    kind: str
+    player_id: str
+    amount: int
+    round_id: str | None
+    closed_by: str | None  # the id of the post or release that closed it, if any
+
+
+def _reservations(tx: Tx, ids: Sequence[str]) -> dict[str, _Reservation]:
+    """The movements named by ``ids``, each with the id of the movement that closed it."""
+    rows = bulk.select_in(
+        tx.conn,
+        "SELECT r.id, r.seq, r.kind, r.player_id, r.amount, r.round_id, c.id "
+        "FROM ledger_movement r LEFT JOIN ledger_movement c ON c.closes = r.seq "
+        "WHERE r.id IN {in_}",
+        sorted(set(ids)),
+    )
+    return {row[0]: _Reservation(int(row[1]), row[2], row[3], int(row[4]), row[5], row[6])
+            for row in rows}
+
+
 def _close_many(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
     """Post or release reservations, all or nothing (raises `LedgerError`, applies nothing)."""
     for req in requests:
-        _validate(req)
-    previous = _movements_by(tx, "id", [r.movement_id for r in requests])
+        if not _close_is_valid(req):
+            _validate(req)
+    previous = _movements_by_id(tx, [r.movement_id for r in requests])
     fresh: list[Post | Release] = []
     results: dict[str, Movement] = {}
     seen: dict[str, Request] = {}
@@ -536,17 +634,18 @@ def _close_many(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
         else:
             seen[req.movement_id] = req
             fresh.append(req)
+    if not fresh:
+        return [results[r.movement_id] for r in requests]
 
-    reservations = _movements_by(tx, "id", [r.reservation_id for r in fresh])
-    closers = _movements_by(tx, "reservation_id", [r.reservation_id for r in fresh])
+    reservations = _reservations(tx, [r.reservation_id for r in fresh])
     closing: dict[str, str] = {}
+    need_house = False
     for req in fresh:
         res = reservations.get(req.reservation_id)
         if res is None or res.kind != "reserve":
             raise LedgerError("ledger.unknown_reservation",
                               f"no reservation {req.reservation_id!r}", req.movement_id)
-        other = closers.get(req.reservation_id)
-        other_id = other.id if other is not None else closing.get(req.reservation_id)
+        other_id = res.closed_by or closing.get(req.reservation_id)
         if other_id is not None:
             raise LedgerError(
                 "ledger.reservation_closed",
@@ -554,9 +653,9 @@ def _close_many(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
                 req.movement_id,
             )
         closing[req.reservation_id] = req.movement_id
+        need_house = need_house or type(req) is Post
 
     players = {reservations[r.reservation_id].player_id for r in fresh}
-    need_house = any(isinstance(r, Post) for r in fresh)
     if need_house:
         _ensure_accounts(tx, {HOUSE_ACCOUNT: (HOUSE, None)})
     bal = _account_balances(
@@ -570,21 +669,25 @@ def _close_many(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
         res = reservations[req.reservation_id]
         pid, stake = res.player_id, res.amount
         acc, held = player_account(pid), held_account(pid)
-        if bal.get(held, 0) < stake:  # cannot happen unless the books were edited by hand
+        held_before = bal.get(held, 0)
+        if held_before < stake:  # cannot happen unless the books were edited by hand
             raise LedgerError("ledger.inconsistent",
-                              f"held account of {pid!r} is below the reservation {res.id!r}",
-                              req.movement_id)
-        if isinstance(req, Post):
+                              f"held account of {pid!r} is below the reservation "
+                              f"{req.reservation_id!r}", req.movement_id)
+        bal[held] = held_before - stake
+        if type(req) is Post:
             payout = req.payout
             # One leg per account: the house nets the stake it takes and the payout it gives.
-            legs = [(held, -stake), (HOUSE_ACCOUNT, stake - payout), (acc, payout)]
+            house_leg = stake - payout
+            bal[HOUSE_ACCOUNT] += house_leg
         else:
-            payout, legs = None, [(held, -stake), (acc, stake)]
-        for account_id, value in legs:
-            bal[account_id] = bal.get(account_id, 0) + value
+            payout, house_leg = None, 0
+        player_leg = stake if payout is None else payout
+        after = bal[acc] = bal.get(acc, 0) + player_leg
         results[req.movement_id] = writer.add(
-            req, player_id=pid, amount=stake, payout=payout, reservation_id=res.id,
-            round_id=res.round_id, balance_after=bal[acc], legs=legs,
+            req, player_id=pid, amount=stake, payout=payout, reservation_id=req.reservation_id,
+            closes=res.seq, round_id=res.round_id, balance_after=after, player_leg=player_leg,
+            held_leg=-stake, house_leg=house_leg,
         )
     writer.flush()
     return [results[r.movement_id] for r in requests]
@@ -614,7 +717,7 @@ def settle_many(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
 def _cash_many(tx: Tx, requests: Sequence[Credit | Debit]) -> list[Movement]:
     for req in requests:
         _validate(req)
-    previous = _movements_by(tx, "id", [r.movement_id for r in requests])
+    previous = _movements_by_id(tx, [r.movement_id for r in requests])
     accounts: dict[str, tuple[str, str | None]] = {CASH_ACCOUNT: (CASH, None)}
     for req in requests:
         accounts.update(_player_accounts(req.player_id))
@@ -628,15 +731,15 @@ def _cash_many(tx: Tx, requests: Sequence[Credit | Debit]) -> list[Movement]:
             results[req.movement_id] = _repeat(req, first)
             continue
         acc = player_account(req.player_id)
-        sign = 1 if isinstance(req, Credit) else -1
-        if bal[acc] + sign * req.amount < 0:
+        leg = req.amount if isinstance(req, Credit) else -req.amount
+        if bal[acc] + leg < 0:
             raise _insufficient(req.player_id, req.amount, bal[acc], req.movement_id)
-        legs = [(CASH_ACCOUNT, -sign * req.amount), (acc, sign * req.amount)]
-        for account_id, value in legs:
-            bal[account_id] += value
+        bal[acc] += leg
+        bal[CASH_ACCOUNT] -= leg
         results[req.movement_id] = writer.add(
             req, player_id=req.player_id, amount=req.amount, payout=None, reservation_id=None,
-            round_id=None, balance_after=bal[acc], legs=legs,
+            closes=None, round_id=None, balance_after=bal[acc], player_leg=leg, held_leg=0,
+            cash_leg=-leg,
         )
     writer.flush()
     return [results[r.movement_id] for r in requests]

@@ -292,3 +292,23 @@ def test_the_database_itself_refuses_a_negative_player_balance(store: Store) -> 
         conn.execute(text("UPDATE ledger_account SET balance = -1 WHERE id = 'player:alice:held'"))
     with store.engine.begin() as conn:  # the house may owe money
         conn.execute(text("UPDATE ledger_account SET balance = -1 WHERE id = 'cash'"))
+
+
+def test_the_database_itself_refuses_unbalanced_legs_and_a_second_closer(store: Store) -> None:
+    funded(store, alice=1_000)
+    with store.transaction() as tx:
+        L.reserve(tx, "r1", "alice", 100)
+        L.post(tx, "r1:post", "r1", 0)
+        seq = tx.conn.execute(text("SELECT seq FROM ledger_movement WHERE id = 'r1'")).scalar()
+    insert = ("INSERT INTO ledger_movement (id, kind, player_id, closes, amount, payout, "
+              "balance_after, created_at, player_leg, held_leg, house_leg, cash_leg) "
+              "VALUES (:id, :kind, 'alice', :closes, 100, NULL, 0, 'x', :p, :h, 0, 0)")
+    with pytest.raises(IntegrityError), store.engine.begin() as conn:  # legs sum to 1
+        conn.execute(text(insert), {"id": "bad", "kind": "credit", "closes": None,
+                                    "p": 101, "h": -100})
+    with pytest.raises(IntegrityError), store.engine.begin() as conn:  # r1 is already closed
+        conn.execute(text(insert), {"id": "r1:again", "kind": "release", "closes": seq,
+                                    "p": 100, "h": -100})
+    with pytest.raises(IntegrityError), store.engine.begin() as conn:  # ids are unique
+        conn.execute(text(insert), {"id": "r1", "kind": "credit", "closes": None,
+                                    "p": 0, "h": 0})

@@ -41,14 +41,6 @@ def test_synchronous_can_be_relaxed_or_is_refused_when_unknown(sqlite_url: str) 
     assert err.value.code == "storage.bad_setting"
 
 
-def test_foreign_keys_are_enforced_on_sqlite(sqlite_url: str) -> None:
-    store = Store.open(sqlite_url)
-    with pytest.raises(Exception, match="FOREIGN KEY"), store.engine.begin() as conn:
-        conn.execute(text("INSERT INTO ledger_entry (movement_id, leg, account_id, amount) "
-                          "VALUES ('none', 0, 'none', 1)"))
-    store.dispose()
-
-
 def test_committed_work_survives_reopening_the_file(sqlite_url: str, store_clock) -> None:
     store = Store.open(sqlite_url, clock=store_clock)
     with store.transaction() as tx:

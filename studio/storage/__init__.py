@@ -1,7 +1,8 @@
 """Durable storage of the studio: one SQLModel schema (SQLite file by default, PostgreSQL by URL).
 
 - ``engine``: the engine with its pragmas, the `Store` and its unit of work (`Tx`);
-- ``models``: the tables (ledger accounts, movements and entries; the event log; idempotency);
+- ``models``: the tables (ledger accounts, movements with their legs; the event log;
+  idempotency);
 - ``event_log``: the append-only, hash-chained log of events;
 - ``idempotency``: the first answer to each (actor, key) command;
 - ``audit``: checks of the chain, the books and the replay of rounds.

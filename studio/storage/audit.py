@@ -8,9 +8,9 @@ Three independent checks, each returning `Problem`s (empty = all is well):
   Optional ``anchors`` ({stream: (stream_seq, hash)} recorded elsewhere, e.g. printed at the end
   of a day) also catch a log cut short at its end, which no chain can reveal by itself.
 - `verify_ledger`: the sum over all accounts is zero, no player or held balance is negative,
-  every balance equals the sum of its entries, every movement's entries sum to zero, each
-  player's held money equals their open reservations, and each post or release matches its
-  reservation.
+  every balance equals the sum of its legs over all movements, every movement's legs sum to
+  zero and are the legs its kind and amounts imply, each player's held money equals their open
+  reservations, and each post or release matches the reservation it closes.
 - `verify_replays`: the hook for "replay every round from the log to the same money". A
   *replayer* (one per game, supplied by the game's round controller) takes the events of one
   round and returns the ledger requests (`ledger.Reserve`, `ledger.Post`, `ledger.Release`) the
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import func, select
 
 from studio import ledger
 from studio.storage import event_log
@@ -34,7 +34,6 @@ from studio.storage.models import (
     NON_NEGATIVE_KINDS,
     EventRecord,
     LedgerAccount,
-    LedgerEntry,
     LedgerMovement,
 )
 
@@ -44,7 +43,6 @@ MAX_PROBLEMS_PER_CHECK = 20  # enough to act on; the count says how bad it is
 _EV = EventRecord.__table__
 _ACC = LedgerAccount.__table__
 _MOV = LedgerMovement.__table__
-_ENT = LedgerEntry.__table__
 
 
 @dataclass(frozen=True)
@@ -157,66 +155,94 @@ def verify_ledger(tx: Tx) -> tuple[list[Problem], int, int]:
         problems.append(Problem("audit.ledger_negative", f"account {account_id!r} is at "
                                 f"{value} cents", account_id=account_id))
 
-    sums = (
-        select(_ENT.c.account_id, func.sum(_ENT.c.amount).label("total"))
-        .group_by(_ENT.c.account_id).subquery()
+    # Each account's balance against the sum of its legs: a player's two accounts against the
+    # player's movements, the house and the cash desk against all movements.
+    mismatched = c.exec_driver_sql(
+        "WITH sums AS (SELECT player_id, SUM(player_leg) AS p, SUM(held_leg) AS h "
+        "FROM ledger_movement GROUP BY player_id), "
+        "totals AS (SELECT COALESCE(SUM(house_leg), 0) AS house, "
+        "COALESCE(SUM(cash_leg), 0) AS cash FROM ledger_movement), "
+        "legs AS (SELECT a.id, a.balance, CASE a.kind "
+        "WHEN 'player' THEN COALESCE(s.p, 0) WHEN 'held' THEN COALESCE(s.h, 0) "
+        "WHEN 'house' THEN t.house ELSE t.cash END AS total "
+        "FROM ledger_account a CROSS JOIN totals t "
+        "LEFT JOIN sums s ON s.player_id = a.player_id AND a.kind IN ('player', 'held')) "
+        "SELECT id, balance, total FROM legs WHERE balance <> total ORDER BY id "
+        f"LIMIT {MAX_PROBLEMS_PER_CHECK}"
     )
-    mismatched = c.execute(
-        select(_ACC.c.id, _ACC.c.balance, func.coalesce(sums.c.total, 0))
-        .outerjoin(sums, sums.c.account_id == _ACC.c.id)
-        .where(_ACC.c.balance != func.coalesce(sums.c.total, 0))
-        .order_by(_ACC.c.id).limit(MAX_PROBLEMS_PER_CHECK)
-    )
-    for account_id, value, entries_total in mismatched:
+    for account_id, value, legs_total in mismatched:
         problems.append(Problem("audit.ledger_balance", f"account {account_id!r} shows {value} "
-                                f"cents but its entries sum to {entries_total}",
+                                f"cents but its legs sum to {legs_total}",
                                 account_id=account_id))
 
-    unbalanced = c.execute(
-        select(_ENT.c.movement_id, func.sum(_ENT.c.amount))
-        .group_by(_ENT.c.movement_id).having(func.sum(_ENT.c.amount) != 0)
-        .order_by(_ENT.c.movement_id).limit(MAX_PROBLEMS_PER_CHECK)
+    # Legs of a player who has no account rows (money that no balance shows).
+    orphans = c.exec_driver_sql(
+        "SELECT m.player_id, SUM(m.player_leg), SUM(m.held_leg) FROM ledger_movement m "
+        "WHERE NOT EXISTS (SELECT 1 FROM ledger_account a WHERE a.player_id = m.player_id) "
+        f"GROUP BY m.player_id ORDER BY m.player_id LIMIT {MAX_PROBLEMS_PER_CHECK}"
+    )
+    for player_id, player_total, held_total in orphans:
+        problems.append(Problem("audit.ledger_balance", f"player {player_id!r} has movements "
+                                f"(legs {player_total} and {held_total} held) but no account",
+                                account_id=ledger.player_account(player_id)))
+
+    unbalanced = c.exec_driver_sql(
+        "SELECT id, player_leg + held_leg + house_leg + cash_leg FROM ledger_movement "
+        "WHERE player_leg + held_leg + house_leg + cash_leg <> 0 "
+        f"ORDER BY id LIMIT {MAX_PROBLEMS_PER_CHECK}"
     )
     for movement_id, value in unbalanced:
-        problems.append(Problem("audit.ledger_movement", f"movement {movement_id!r}: entries "
+        problems.append(Problem("audit.ledger_movement", f"movement {movement_id!r}: legs "
                                 f"sum to {value}, not 0"))
 
-    closer = _MOV.alias("closer")
-    open_sums = (
-        select(_MOV.c.player_id, func.sum(_MOV.c.amount).label("total"))
-        .outerjoin(closer, closer.c.reservation_id == _MOV.c.id)
-        .where(_MOV.c.kind == "reserve", closer.c.id.is_(None))
-        .group_by(_MOV.c.player_id).subquery()
+    wrong_legs = c.exec_driver_sql(
+        f"SELECT id, kind FROM ledger_movement WHERE NOT ({_LEGS_OF_KIND}) "
+        f"ORDER BY id LIMIT {MAX_PROBLEMS_PER_CHECK}"
     )
-    held = c.execute(
-        select(_ACC.c.id, _ACC.c.balance, func.coalesce(open_sums.c.total, 0))
-        .outerjoin(open_sums, open_sums.c.player_id == _ACC.c.player_id)
-        .where(_ACC.c.kind == "held", _ACC.c.balance != func.coalesce(open_sums.c.total, 0))
-        .order_by(_ACC.c.id).limit(MAX_PROBLEMS_PER_CHECK)
+    for movement_id, kind in wrong_legs:
+        problems.append(Problem("audit.ledger_legs", f"movement {movement_id!r}: its legs are "
+                                f"not those of a {kind} of its amount"))
+
+    held = c.exec_driver_sql(
+        "WITH open_sums AS (SELECT m.player_id, SUM(m.amount) AS total FROM ledger_movement m "
+        "WHERE m.kind = 'reserve' AND NOT EXISTS "
+        "(SELECT 1 FROM ledger_movement x WHERE x.closes = m.seq) GROUP BY m.player_id) "
+        "SELECT a.id, a.balance, COALESCE(o.total, 0) FROM ledger_account a "
+        "LEFT JOIN open_sums o ON o.player_id = a.player_id "
+        "WHERE a.kind = 'held' AND a.balance <> COALESCE(o.total, 0) "
+        f"ORDER BY a.id LIMIT {MAX_PROBLEMS_PER_CHECK}"
     )
     for account_id, value, open_total in held:
         problems.append(Problem("audit.ledger_held", f"account {account_id!r} holds {value} "
                                 f"cents but open reservations total {open_total}",
                                 account_id=account_id))
 
-    reservation = _MOV.alias("reservation")
-    bad_closers = c.execute(
-        select(_MOV.c.id)
-        .join(reservation, reservation.c.id == _MOV.c.reservation_id)
-        .where(
-            _MOV.c.reservation_id.is_not(None),
-            ~and_(
-                reservation.c.kind == "reserve",
-                reservation.c.player_id == _MOV.c.player_id,
-                reservation.c.amount == _MOV.c.amount,
-            ),
-        )
-        .order_by(_MOV.c.id).limit(MAX_PROBLEMS_PER_CHECK)
+    bad_closers = c.exec_driver_sql(
+        "SELECT m.id FROM ledger_movement m LEFT JOIN ledger_movement r ON r.seq = m.closes "
+        "WHERE m.closes IS NOT NULL AND (r.seq IS NULL OR r.kind <> 'reserve' "
+        "OR r.player_id <> m.player_id OR r.amount <> m.amount) "
+        f"ORDER BY m.id LIMIT {MAX_PROBLEMS_PER_CHECK}"
     )
     for (movement_id,) in bad_closers:
         problems.append(Problem("audit.ledger_closer", f"movement {movement_id!r} does not "
                                 "match the reservation it closes"))
     return problems, accounts, movements
+
+
+# The legs each kind of movement must have (``ledger`` writes exactly these); a post or release
+# names the reservation it closes, the others do not.
+_LEGS_OF_KIND = (
+    "(kind = 'credit' AND closes IS NULL AND player_leg = amount AND held_leg = 0 "
+    "AND house_leg = 0 AND cash_leg = -amount) OR "
+    "(kind = 'debit' AND closes IS NULL AND player_leg = -amount AND held_leg = 0 "
+    "AND house_leg = 0 AND cash_leg = amount) OR "
+    "(kind = 'reserve' AND closes IS NULL AND player_leg = -amount AND held_leg = amount "
+    "AND house_leg = 0 AND cash_leg = 0) OR "
+    "(kind = 'post' AND closes IS NOT NULL AND payout IS NOT NULL AND player_leg = payout "
+    "AND held_leg = -amount AND house_leg = amount - payout AND cash_leg = 0) OR "
+    "(kind = 'release' AND closes IS NOT NULL AND player_leg = amount AND held_leg = -amount "
+    "AND house_leg = 0 AND cash_leg = 0)"
+)
 
 
 # --- replay ----------------------------------------------------------------------------------

@@ -9,7 +9,16 @@ Money columns are BIGINT cents.
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, CheckConstraint, Column, Index, Text, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    Index,
+    Integer,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlmodel import Field, SQLModel
 
 # Account kinds. Players' available money and the money held for their open bets are separate
@@ -27,7 +36,9 @@ NON_NEGATIVE_KINDS = (PLAYER, HELD)
 class LedgerAccount(SQLModel, table=True):
     """One balance row per account, updated in the same transaction as the movement rows.
 
-    ``balance`` is a cache of the sum of the account's entries; `audit` proves they agree.
+    ``balance`` is a cache of the sum of the account's legs in ``ledger_movement``; `audit`
+    proves they agree. WITHOUT ROWID on SQLite: one B-tree keyed by ``id`` (a rowid table would
+    add a second B-tree for the text primary key that every balance update must search).
     """
 
     __tablename__ = "ledger_account"
@@ -39,6 +50,7 @@ class LedgerAccount(SQLModel, table=True):
         CheckConstraint(
             "kind NOT IN ('player', 'held') OR balance >= 0", name="ck_ledger_account_nonneg"
         ),
+        {"sqlite_with_rowid": False},
     )
 
     id: str = Field(primary_key=True, max_length=200)
@@ -48,52 +60,60 @@ class LedgerAccount(SQLModel, table=True):
     created_at: str = Field(max_length=32)
 
 
-class LedgerMovement(SQLModel, table=True):
-    """One movement (credit, debit, reserve, post, release), identified by the caller's id.
+# The four legs of a movement, one column per account it can touch: the player's available
+# account (``player:<player_id>``), the player's held account, the house and the cash desk. A
+# movement of this studio never touches another account, so one row holds the whole double
+# entry and the database checks that it balances (ck_ledger_movement_balanced).
+LEG_COLUMNS = ("player_leg", "held_leg", "house_leg", "cash_leg")
 
-    Immutable once written (a trigger refuses UPDATE/DELETE). A reservation is closed by the one
-    post or release whose ``reservation_id`` names it: the UNIQUE constraint makes "settled at
-    most once" a property of the database, not only of the code.
+
+class LedgerMovement(SQLModel, table=True):
+    """One movement (credit, debit, reserve, post, release) with its legs, identified by the
+    caller's id.
+
+    Immutable once written (a trigger refuses UPDATE/DELETE). ``seq`` (the rowid on SQLite)
+    orders movements by insertion, so appends touch the end of the table. A post or release
+    names the reservation it closes by ``closes`` (the reservation's ``seq``); a partial UNIQUE
+    index on it makes "closed at most once" a property of the database, not only of the code.
+    Double entry: ``player_leg + held_leg + house_leg + cash_leg = 0`` is a CHECK constraint.
     """
 
     __tablename__ = "ledger_movement"
     __table_args__ = (
-        UniqueConstraint("reservation_id", name="uq_ledger_movement_reservation"),
+        Index("uq_ledger_movement_id", "id", unique=True),
+        Index("uq_ledger_movement_closes", "closes", unique=True,
+              sqlite_where=text("closes IS NOT NULL"),
+              postgresql_where=text("closes IS NOT NULL")),
         Index("ix_ledger_movement_round", "round_id"),
         CheckConstraint(
             "kind IN ('credit', 'debit', 'reserve', 'post', 'release')",
             name="ck_ledger_movement_kind",
         ),
+        CheckConstraint(
+            "player_leg + held_leg + house_leg + cash_leg = 0",
+            name="ck_ledger_movement_balanced",
+        ),
     )
 
-    id: str = Field(primary_key=True, max_length=200)
+    seq: int | None = Field(
+        default=None,
+        sa_column=Column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                         autoincrement=True),
+    )
+    id: str = Field(max_length=200)
     kind: str = Field(max_length=16)
     round_id: str | None = Field(default=None, max_length=200)
     player_id: str = Field(max_length=160)
-    reservation_id: str | None = Field(default=None, max_length=200)
+    closes: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     amount: int = Field(sa_column=Column(BigInteger, nullable=False))
     payout: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     # The player's available balance right after this movement (what the caller was answered).
     balance_after: int = Field(sa_column=Column(BigInteger, nullable=False))
     created_at: str = Field(max_length=32)
-
-
-class LedgerEntry(SQLModel, table=True):
-    """One leg of a movement. The legs of a movement sum to zero (double entry).
-
-    Deliberately without secondary indexes: rows are appended in ``id`` order, so a commit
-    touches a few pages at the end of the table instead of one random page per index per row
-    (on SQLite every touched page is rewritten to the WAL at commit). Readers that need the legs
-    of one movement are rare (audit scans them all; `ledger.entries` is for inspection).
-    """
-
-    __tablename__ = "ledger_entry"
-
-    id: int | None = Field(default=None, primary_key=True)
-    movement_id: str = Field(foreign_key="ledger_movement.id", max_length=200)
-    leg: int
-    account_id: str = Field(foreign_key="ledger_account.id", max_length=200)
-    amount: int = Field(sa_column=Column(BigInteger, nullable=False))
+    player_leg: int = Field(sa_column=Column(BigInteger, nullable=False))
+    held_leg: int = Field(sa_column=Column(BigInteger, nullable=False))
+    house_leg: int = Field(sa_column=Column(BigInteger, nullable=False))
+    cash_leg: int = Field(sa_column=Column(BigInteger, nullable=False))
 
 
 class EventRecord(SQLModel, table=True):
@@ -135,12 +155,11 @@ class IdempotencyRecord(SQLModel, table=True):
 
 
 # Tables whose rows are history: the database itself refuses UPDATE and DELETE on them.
-APPEND_ONLY_TABLES = ("event_log", "ledger_movement", "ledger_entry")
+APPEND_ONLY_TABLES = ("event_log", "ledger_movement")
 
 STORAGE_TABLES = [
     LedgerAccount.__table__,
     LedgerMovement.__table__,
-    LedgerEntry.__table__,
     EventRecord.__table__,
     IdempotencyRecord.__table__,
 ]
