@@ -154,10 +154,33 @@ class StreamingSection(_Strict):
     max_viewers: int = Field(default=500, ge=1)
 
 
+class WebAccount(_Strict):
+    """A dealer or technician login; the password is stored hashed (studio/web/auth.py:
+    "pbkdf2_sha256$<iterations>$<salt hex>$<hash hex>")."""
+
+    username: Annotated[str, Field(pattern=r"^[A-Za-z0-9._-]{1,40}$")]
+    role: Literal["dealer", "technician"]
+    password_hash: str
+
+
+class WebSection(_Strict):
+    """The web application (studio/web): tokens, origins, rate limits, staff accounts."""
+
+    secret_env: str = "STUDIO_SECRET"  # token signing key; the demo generates one if unset
+    player_token_ttl_s: int = Field(default=8 * 3600, gt=0)
+    staff_session_ttl_s: int = Field(default=12 * 3600, gt=0)
+    allowed_origins: list[str] = []  # besides the server's own origin
+    command_rate_per_s: float = Field(default=5.0, gt=0)  # sustained commands per client
+    command_burst: int = Field(default=20, ge=1)
+    inactivity_s: float = Field(default=20 * 60, gt=0)  # the regulation's 20 minutes
+    accounts: list[WebAccount] = []  # none: the demo creates a dealer and a technician
+
+
 class StudioConfig(_Strict):
     studio: StudioSection
     tables: list[TableConfig] = Field(min_length=1)
     streaming: StreamingSection = StreamingSection()
+    web: WebSection = WebSection()
 
     @field_validator("tables")
     @classmethod

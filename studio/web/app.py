@@ -1,0 +1,108 @@
+"""The studio's one aiohttp application: player, dealer and technician APIs, their WebSockets,
+and the three pages.
+
+    create_app(studio) -> web.Application
+
+`studio` (studio/web/context.py) carries the tables, clock, store, signer and accounts; the
+app builds nothing itself, so the demo runs it on the wall clock and the tests on a
+ManualClock. Pages:
+
+    /play?token=...&table=...&lang=it|en   the player client (static/player.html)
+    /dealer                                 the dealer console (dealer_console/)
+    /technician                             the technicians' page (static/technician.html)
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from aiohttp import web
+
+from dealer_console import routes as dealer_routes
+from studio.web import player_api, staff, technician_api
+from studio.web.context import STUDIO, Studio
+from studio.web.errors import WebError
+
+log = logging.getLogger(__name__)
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",  # the player's token is in the page URL
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "connect-src 'self' ws: wss:; media-src 'self' blob:; frame-ancestors 'none'"),
+}
+
+
+@web.middleware
+async def errors_as_json(request: web.Request, handler):
+    """API errors are JSON with a stable code, including the ones aiohttp raises itself."""
+    try:
+        response = await handler(request)
+    except web.HTTPException as e:
+        if not request.path.startswith("/api/") or e.status < 400:
+            raise
+        code = {404: "request.not_found", 405: "request.method_not_allowed",
+                413: "request.too_large"}.get(e.status, "request.refused")
+        return WebError(e.status, code, e.reason).response()
+    except WebError as e:
+        return e.response()
+    except Exception:
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        if request.path.startswith("/api/"):
+            return WebError(500, "server.internal_error", "something went wrong on our side"
+                            ).response()
+        raise
+    if not isinstance(response, web.WebSocketResponse):
+        for k, v in SECURITY_HEADERS.items():
+            response.headers.setdefault(k, v)
+    return response
+
+
+async def index(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC_DIR / "index.html")
+
+
+async def play(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC_DIR / "player.html")
+
+
+async def tables(request: web.Request) -> web.Response:
+    studio = request.app[STUDIO]
+    return web.json_response({"ok": True, "tables": [
+        {"id": t.table_id, "name": t.actor.cfg.name, "video": t.table_id in studio.video}
+        for t in studio.tables.values()]})
+
+
+def create_app(studio: Studio) -> web.Application:
+    app = web.Application(middlewares=[errors_as_json], client_max_size=64 * 1024)
+    app[STUDIO] = studio
+    app.router.add_get("/", index)
+    app.router.add_get("/play", play)
+    app.router.add_get("/api/tables", tables)
+    app.router.add_static("/static/", STATIC_DIR)
+    player_api.add_routes(app)
+    staff.add_routes(app)
+    dealer_routes.add_routes(app)
+    technician_api.add_routes(app)
+    for table_id, service in studio.video.items():
+        _mount_video(app, studio, table_id, service)
+    return app
+
+
+def _mount_video(app: web.Application, studio: Studio, table_id: str, service) -> None:
+    """The table's WebRTC signalling (streaming/), for players with a valid token."""
+    from streaming.signalling import create_streaming_app
+
+    def authorize(request: web.Request) -> str | None:
+        header = request.headers.get("Authorization", "")
+        try:
+            return studio.signer.player(header.removeprefix("Bearer ").strip() or None).id
+        except WebError:
+            return None
+
+    app.add_subapp(f"/video/{table_id}/", create_streaming_app(service, authorize))

@@ -1,0 +1,120 @@
+"""The player's history (cronologia), projected from the table's event log.
+
+The log is the truth: a player who was disconnected finds the result of their round here
+(the regulation's "puoi visualizzare i risultati del round nella cronologia di gioco"). The
+projection reads only the events appended since its last read (by `stream_seq`), so asking for
+a history costs one small query. It keeps the most recent `max_rounds` rounds of the table in
+memory; a longer history is an operator report, not a table page.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from studio.storage import Store, event_log
+
+KINDS = ("main", "partita_perfetta", "mano_di_poker")
+
+
+class HistoryProjection:
+    def __init__(self, store: Store, table_id: str, max_rounds: int = 2000) -> None:
+        self.store = store
+        self.stream = f"table:{table_id}"
+        self.max_rounds = max_rounds
+        self.after = 0  # the last stream_seq applied
+        self.rounds: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def catch_up(self) -> None:
+        with self.store.reader() as tx:
+            for ev in event_log.iter_events(tx, stream_id=self.stream,
+                                            after_stream_seq=self.after):
+                self._apply(ev.type, ev.round_id, ev.payload, ev.ts)
+                self.after = ev.stream_seq
+        while len(self.rounds) > self.max_rounds:
+            self.rounds.popitem(last=False)
+
+    def for_player(self, player: str, limit: int = 20) -> list[dict[str, Any]]:
+        """The player's rounds, newest first: bets, hands, dealer, results, money."""
+        self.catch_up()
+        out = []
+        for rnd in reversed(self.rounds.values()):
+            mine = rnd["players"].get(player)
+            if mine is None or not (mine["bets"] or mine["results"]):
+                continue
+            out.append({
+                "round_id": rnd["round_id"], "at": rnd["at"], "status": rnd["status"],
+                "reason": rnd["reason"], "dealer": rnd["dealer"],
+                "dealer_total": rnd["dealer_total"], "bets": mine["bets"],
+                "hands": mine["hands"], "results": mine["results"], "staked": mine["staked"],
+                "returned": mine["returned"], "net": mine["returned"] - mine["staked"]
+                if rnd["status"] != "open" else None})
+            if len(out) >= limit:
+                break
+        return out
+
+    # -- projection ------------------------------------------------------------------------
+
+    def _round(self, round_id: str | None, ts: str) -> dict[str, Any] | None:
+        if round_id is None:
+            return None
+        rnd = self.rounds.get(round_id)
+        if rnd is None:
+            rnd = self.rounds[round_id] = {
+                "round_id": round_id, "at": ts, "status": "open", "reason": None,
+                "dealer": [], "dealer_total": None, "players": {}}
+        return rnd
+
+    @staticmethod
+    def _player(rnd: dict[str, Any], player: str) -> dict[str, Any]:
+        return rnd["players"].setdefault(player, {
+            "bets": [], "hands": {}, "results": [], "staked": 0, "returned": 0})
+
+    def _apply(self, kind: str, round_id: str | None, p: dict[str, Any], ts: str) -> None:
+        if p.get("private"):
+            return  # the burn card, the deck order, rejected cards: never in a history
+        rnd = self._round(round_id, ts)
+        if rnd is None:
+            return
+        if kind in ("bets_placed", "bet_placed"):  # one event per batch (or per bet, earlier)
+            for b in p["bets"] if kind == "bets_placed" else [p]:
+                me = self._player(rnd, b["player"])
+                me["bets"].append({"position": b["position"], "kind": b["kind"],
+                                   "amount": b["amount"]})
+                me["staked"] += b["amount"]
+        elif kind == "bets_cancelled":
+            me = self._player(rnd, p["player"])
+            me["bets"], me["staked"] = [], 0
+        elif kind == "side_bet_settled":
+            me = self._player(rnd, p["player"])
+            me["results"].append({"position": p["position"], "kind": p["kind"],
+                                  "stake": p["stake"], "result": p["result"],
+                                  "class": p.get("class"), "returned": p["returned"]})
+            me["returned"] += p["returned"]
+        elif kind == "player_settled":
+            me = self._player(rnd, p["player"])
+            me["hands"][str(p["position"])] = {"cards": p["cards"], "total": p["total"]}
+            main = p["main"]
+            me["results"].append({"position": p["position"], "kind": "main",
+                                  "stake": main["stake"], "result": main["result"],
+                                  "automatic_win": p.get("automatic_win", False),
+                                  "returned": main["returned"]})
+            me["returned"] += main["returned"]
+            mdp = p.get("mano_di_poker")
+            if mdp:
+                me["results"].append({"position": p["position"], "kind": "mano_di_poker",
+                                      "stake": mdp["stake"], "result": mdp["result"],
+                                      "class": mdp.get("class"), "returned": mdp["returned"]})
+                me["returned"] += mdp["returned"]
+        elif kind == "round_closed":
+            rnd["status"] = "closed"
+            rnd["dealer"] = p.get("dealer") or []
+            rnd["dealer_total"] = p.get("dealer_total")
+        elif kind == "round_voided":
+            rnd["status"] = "void"
+            rnd["reason"] = p.get("reason")
+            for r in p.get("refunds", []):
+                me = self._player(rnd, r["player"])
+                me["results"].append({"kind": "refund", "result": "refunded",
+                                      "returned": r["amount"], "stake": r["amount"]})
+                me["returned"] += r["amount"]

@@ -1,0 +1,232 @@
+"""The player API. The player is who the token says, never a field of the body.
+
+    POST /api/player/join       {table_id}           -> session, table state, balance, history
+    GET  /api/player/state                            -> table state, balance
+    GET  /api/player/balance
+    GET  /api/player/history?limit=20                 -> the cronologia, newest first
+    POST /api/player/bets       {key, bets: [{position, kind, amount}]}
+    POST /api/player/cancel     {key}
+    POST /api/player/repeat     {key}                 Ripunta
+    POST /api/player/autoplay   {key, rounds}         0 stops it
+    POST /api/player/decide     {key, position, choice: "carta"|"stai"}
+    POST /api/player/leave
+    GET  /ws/player?token=...&session=...             the WebSocket (ws.py)
+
+Headers: `Authorization: Bearer <token>` and `X-Session: <session id>` (from join).
+
+Every command carries an idempotency key. The same key with the same command is a replay:
+the first answer comes back (with "replayed": true) and nothing happens again. The same key
+with a different command is refused (`request.key_reused`), so a key can never make the table
+repeat another command's answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from aiohttp import web
+
+from studio.storage import StorageError
+from studio.web import schemas as s
+from studio.web import ws as wsmod
+from studio.web.auth import Identity
+from studio.web.context import STUDIO, Studio
+from studio.web.errors import WebError, answer_response
+from studio.web.sessions import PlayerSession
+from studio.web.tables import TableService
+
+
+def _token(request: web.Request) -> str | None:
+    header = request.headers.get("Authorization", "")
+    return header[7:].strip() if header.startswith("Bearer ") else None
+
+
+def player_of(request: web.Request) -> Identity:
+    return request.app[STUDIO].signer.player(_token(request))
+
+
+def _session(request: web.Request) -> tuple[Studio, Identity, PlayerSession, TableService]:
+    studio = request.app[STUDIO]
+    who = studio.signer.player(_token(request))
+    session = studio.sessions.get(who.id, request.headers.get("X-Session"))
+    return studio, who, session, studio.table(session.table_id)
+
+
+async def _body(request: web.Request, model: type[s.M]) -> tuple[s.M, dict[str, Any]]:
+    raw = await request.read()
+    data = s.parse_json(raw)
+    return s.validate(model, data), data
+
+
+def _claim_key(studio: Studio, player: str, key: str, route: str, data: dict) -> bool:
+    """Bind an idempotency key to one command; True if this exact command came before."""
+    fingerprint = hashlib.sha256(
+        json.dumps({"route": route, "body": data}, sort_keys=True).encode()).hexdigest()
+    actor = f"web:player:{player}"
+    with studio.store.reader() as tx:
+        first = tx.recall(actor, key)
+    if first is None:
+        try:
+            with studio.store.transaction() as tx:
+                tx.remember(actor, key, {"fingerprint": fingerprint})
+            return False
+        except StorageError:  # the same key raced in at the same moment
+            with studio.store.reader() as tx:
+                first = tx.recall(actor, key)
+    if first.get("fingerprint") != fingerprint:
+        raise WebError(409, "request.key_reused",
+                       "this idempotency key was used for another command")
+    return True
+
+
+async def _command(request: web.Request, model: type[s.M], route: str,
+                   run: Any) -> web.Response:
+    """Authenticate, rate-limit, validate, bind the key, run on the table, answer."""
+    try:
+        studio, who, session, table = _session(request)
+        studio.limiter.take(f"player:{who.id}")
+        body, data = await _body(request, model)
+        replay = _claim_key(studio, who.id, body.key, route, data)
+        answer = await run(table, who.id, body)
+    except WebError as e:
+        return e.response()
+    if answer.get("ok"):
+        studio.sessions.touch(session)  # a game action: the inactivity countdown restarts
+    if replay:
+        answer = {**answer, "replayed": True}
+    return answer_response(answer)
+
+
+# ----------------------------------------------------------------------------- handlers
+
+
+async def join(request: web.Request) -> web.Response:
+    studio = request.app[STUDIO]
+    try:
+        who = player_of(request)
+        studio.limiter.take(f"player:{who.id}")
+        body, _ = await _body(request, s.JoinRequest)
+        table = studio.table(body.table_id)
+    except WebError as e:
+        return e.response()
+    session = studio.sessions.open(who.id, table.table_id)
+    return web.json_response({
+        "ok": True, "player": who.id, "session_id": session.id,
+        "inactivity_s": studio.sessions.inactivity_s,
+        "table": table.view(who.audience), "balance": table.balance(who.id),
+        "history": table.history.for_player(who.id, 20)})
+
+
+async def state(request: web.Request) -> web.Response:
+    try:
+        _, who, _, table = _session(request)
+    except WebError as e:
+        return e.response()
+    return web.json_response({"ok": True, "table": table.view(who.audience),
+                              "balance": table.balance(who.id)})
+
+
+async def balance(request: web.Request) -> web.Response:
+    try:
+        _, who, _, table = _session(request)
+    except WebError as e:
+        return e.response()
+    return web.json_response({"ok": True, "balance": table.balance(who.id)})
+
+
+async def history(request: web.Request) -> web.Response:
+    try:
+        _, who, _, table = _session(request)
+        limit = int(request.query.get("limit", "20"))
+        if not 1 <= limit <= 100:
+            raise ValueError
+    except ValueError:
+        return WebError(400, "request.invalid", "limit must be 1..100").response()
+    except WebError as e:
+        return e.response()
+    return web.json_response({"ok": True, "rounds": table.history.for_player(who.id, limit)})
+
+
+async def bets(request: web.Request) -> web.Response:
+    async def run(t: TableService, player: str, b: s.BetRequest) -> dict:
+        return await t.actor.place_bets(player, [i.model_dump() for i in b.bets], b.key)
+    return await _command(request, s.BetRequest, "bets", run)
+
+
+async def cancel(request: web.Request) -> web.Response:
+    async def run(t: TableService, player: str, b: s.KeyedRequest) -> dict:
+        return await t.actor.cancel_bets(player, b.key)
+    return await _command(request, s.KeyedRequest, "cancel", run)
+
+
+async def repeat(request: web.Request) -> web.Response:
+    async def run(t: TableService, player: str, b: s.KeyedRequest) -> dict:
+        return await t.actor.repeat_bets(player, b.key)
+    return await _command(request, s.KeyedRequest, "repeat", run)
+
+
+async def autoplay(request: web.Request) -> web.Response:
+    async def run(t: TableService, player: str, b: s.AutoplayRequest) -> dict:
+        return await t.actor.set_autoplay(player, b.rounds, b.key)
+    return await _command(request, s.AutoplayRequest, "autoplay", run)
+
+
+async def decide(request: web.Request) -> web.Response:
+    async def run(t: TableService, player: str, b: s.DecideRequest) -> dict:
+        return await t.actor.decide(player, b.position, b.choice, b.key)
+    return await _command(request, s.DecideRequest, "decide", run)
+
+
+async def leave(request: web.Request) -> web.Response:
+    try:
+        studio, _, session, _ = _session(request)
+    except WebError as e:
+        return e.response()
+    studio.sessions.close(session, "session.closed")
+    return web.json_response({"ok": True})
+
+
+async def websocket(request: web.Request) -> web.StreamResponse:
+    studio = request.app[STUDIO]
+    if not wsmod.origin_allowed(request, studio.web.allowed_origins):
+        return WebError(403, "ws.origin_forbidden", "connect from the studio's own pages"
+                        ).response()
+    try:
+        who = studio.signer.player(request.query.get("token"))
+        session = studio.sessions.get(who.id, request.query.get("session"))
+        table = studio.table(session.table_id)
+    except WebError as e:
+        return await wsmod.refuse(request, e)
+    ws = web.WebSocketResponse(heartbeat=30)
+    await ws.prepare(request)
+
+    def state_message(with_balance: bool) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "state", "table": table.view(who.audience),
+                               "session": {"id": session.id, "player": who.id,
+                                           "last_action": session.last_action,
+                                           "inactivity_s": studio.sessions.inactivity_s}}
+        if with_balance:
+            msg["balance"] = table.balance(who.id)
+        return msg
+
+    conn = wsmod.Connection(ws, table, who.audience, state_message)
+    if session.closed:  # closed while we were shaking hands
+        conn.close(session.closed)
+    stop_listening = session.on_close(conn.close)
+    return await wsmod.serve(request, conn, studio.limiter, [stop_listening])
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_post("/api/player/join", join)
+    app.router.add_get("/api/player/state", state)
+    app.router.add_get("/api/player/balance", balance)
+    app.router.add_get("/api/player/history", history)
+    app.router.add_post("/api/player/bets", bets)
+    app.router.add_post("/api/player/cancel", cancel)
+    app.router.add_post("/api/player/repeat", repeat)
+    app.router.add_post("/api/player/autoplay", autoplay)
+    app.router.add_post("/api/player/decide", decide)
+    app.router.add_post("/api/player/leave", leave)
+    app.router.add_get("/ws/player", websocket)

@@ -1,0 +1,129 @@
+"""One table as the web layer sees it: the actor, the views clients get, and the event feed.
+
+The actor's hub is the only source of events. `TableService` subscribes once and hands each
+event to the clients whose audience may see it, redacted for players (another player's id never
+reaches a player). It also keeps what a (re)connecting client needs but the actor's snapshot
+does not carry: the decision deadline and the devices' health.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from studio import ledger
+from studio.clock import Clock
+from studio.table.actor import TableActor
+from studio.web.history import HistoryProjection
+
+log = logging.getLogger(__name__)
+
+Deliver = Callable[[dict[str, Any]], None]
+
+
+@dataclass
+class Subscriber:
+    """A client: `audience` is "player:<id>" or "dealer" (dealers and technicians)."""
+
+    audience: str
+    deliver: Deliver
+
+    @property
+    def player(self) -> str | None:
+        return self.audience.split(":", 1)[1] if self.audience.startswith("player:") else None
+
+
+def redact_for_player(event: dict[str, Any], player: str) -> dict[str, Any]:
+    """A public event as one player may see it: other players' ids replaced by "you"/count."""
+    out = dict(event)
+    if "player" in out:
+        out["you"] = out.pop("player") == player
+    if isinstance(out.get("players"), list):
+        players = out.pop("players")
+        out["you"] = player in players
+        out["count"] = len(players)
+    return out
+
+
+class TableService:
+    def __init__(self, actor: TableActor, clock: Clock) -> None:
+        self.actor = actor
+        self.clock = clock
+        self.table_id = actor.table_id
+        self.history = HistoryProjection(actor.store, actor.table_id)
+        self.decision: dict[str, Any] | None = None  # {"position", "turn", "deadline"}
+        self.devices: dict[str, dict[str, Any]] = {}
+        self._subscribers: list[Subscriber] = []
+        self._unsubscribe = actor.hub.subscribe(self._on_event)
+        self.seq = 0  # events fanned out so far (clients see it as a change counter)
+
+    def close(self) -> None:
+        self._unsubscribe()
+
+    # -- fan-out --------------------------------------------------------------------------
+
+    def subscribe(self, audience: str, deliver: Deliver) -> Callable[[], None]:
+        sub = Subscriber(audience, deliver)
+        self._subscribers.append(sub)
+        return lambda: self._subscribers.remove(sub) if sub in self._subscribers else None
+
+    def _on_event(self, table_id: str, audience: str, event: dict[str, Any]) -> None:
+        if table_id != self.table_id:
+            return
+        self._track(audience, event)
+        self.seq += 1
+        for sub in list(self._subscribers):
+            try:
+                if sub.audience == "dealer":
+                    if audience in ("public", "dealer"):
+                        sub.deliver(event)
+                elif audience == sub.audience:
+                    sub.deliver(event)
+                elif audience == "public":
+                    sub.deliver(redact_for_player(event, sub.player or ""))
+            except Exception:  # one broken client must not stop the others
+                log.exception("table %s: delivering %s failed", self.table_id, event.get("type"))
+
+    def _track(self, audience: str, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "decision_requested":
+            self.decision = {"position": event["position"], "turn": event["turn"],
+                             "deadline": self.clock.now() + self.actor.cfg.timers.decision_s}
+        elif kind in ("decision_timed_out", "round_closed", "round_voided", "betting_opened") or kind == "card_expected" and self.decision is not None:
+            self.decision = None
+        elif kind == "alert" and event.get("code") == "table.resumed" and self.decision:
+            # the actor gives a fresh, full decision timer on resume
+            self.decision = {**self.decision,
+                             "deadline": self.clock.now() + self.actor.cfg.timers.decision_s}
+        elif kind == "alert" and event.get("code") in ("device.offline", "device.online"):
+            device = event.get("device") or "?"
+            self.set_device(device, event["code"] == "device.online", event.get("message", ""))
+
+    def set_device(self, device: str, online: bool, detail: str) -> None:
+        self.devices[device] = {"device": device, "online": online, "detail": detail,
+                                "at": self.clock.now()}
+
+    # -- views ----------------------------------------------------------------------------
+
+    def view(self, audience: str) -> dict[str, Any]:
+        """The table for one audience, plus the decision deadline and the server's time."""
+        snap = self.actor.snapshot(audience)
+        rnd = snap.get("round")
+        if rnd is not None:
+            d = self.decision
+            rnd["decision"] = dict(d) if d and rnd.get("deciding") == d["position"] and \
+                rnd.get("phase") == "decisions" else None
+        snap["server_time"] = self.clock.now()
+        snap["timers"] = self.actor.cfg.timers.model_dump()
+        if audience == "dealer":
+            snap["devices"] = sorted(self.devices.values(), key=lambda d: d["device"])
+            snap["alerts"] = self.actor.alerts[-30:]
+            snap["recent_rounds"] = self.actor.history[-10:]
+        return snap
+
+    def balance(self, player: str) -> dict[str, int]:
+        with self.actor.store.reader() as tx:
+            b = ledger.balance(tx, player)
+        return {"available": b.available, "reserved": b.reserved}

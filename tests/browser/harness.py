@@ -1,0 +1,135 @@
+"""A whole studio for a test: a live table on a real SQLite file, the simulated shoe and
+shuffler on real pseudo-terminals read by the real readers, the web application, and a
+ManualClock for the table's timers (the betting window, decisions, inactivity).
+
+The test moves time itself (`advance`), deals real serial frames (`deal`), and waits on
+conditions (the device forwarding, the actor's inbox): never a sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from devices.serial_link import ManualClock as LinkClock
+from studio import ledger
+from studio.clock import ManualClock
+from studio.config import WebAccount, WebSection, load_config
+from studio.storage import Store
+from studio.table.actor import TableActor
+from studio.table.hub import Hub
+from studio.web.app import create_app
+from studio.web.auth import Accounts, hash_password
+from studio.web.context import Studio
+from studio.web.simulators import SimulatedDevices
+from studio.web.tables import TableService
+
+SECRET = "test-secret-0123456789abcdef"
+DEALER = ("dealer1", "dealer-password")
+TECHNICIAN = ("tech1", "tech-password")
+WAIT_S = 10.0  # safety net on waits for conditions; they hold within milliseconds
+
+
+def accounts() -> Accounts:
+    return Accounts([
+        WebAccount(username=DEALER[0], role="dealer",
+                   password_hash=hash_password(DEALER[1], iterations=1000)),
+        WebAccount(username=TECHNICIAN[0], role="technician",
+                   password_hash=hash_password(TECHNICIAN[1], iterations=1000))])
+
+
+class StudioHarness:
+    def __init__(self, tmp: Path, *, burn_card: bool = True, limits: dict | None = None,
+                 web: dict | None = None) -> None:
+        self.clock = ManualClock()
+        self.store = Store.open(f"sqlite:///{tmp / 'studio.db'}",
+                                clock=lambda: datetime.fromtimestamp(self.clock.now(), UTC))
+        cfg = load_config().first_table("sette-e-mezzo-live")
+        cfg = cfg.model_copy(update={"card_source": "shoe", "burn_card": burn_card})
+        if limits:
+            cfg = cfg.model_copy(update={"limits": cfg.limits.model_copy(update=limits)})
+        self.cfg = cfg
+        self.hub = Hub()
+        self.events: list[tuple[str, dict[str, Any]]] = []
+        self.hub.subscribe(lambda table, audience, ev: self.events.append((audience, ev)))
+        self.actor = TableActor(cfg, self.store, self.clock, self.hub)
+        self.service = TableService(self.actor, self.clock)
+        self.studio = Studio.build(WebSection(**(web or {})), self.clock, self.store, SECRET,
+                                   accounts(), [self.service])
+        self.devices = SimulatedDevices(self.service, tmp / "links", heartbeat_s=None,
+                                        reader_clock=LinkClock(), auto_deal_s=None,
+                                        auto_shuffle=False)
+        self.studio.simulators[self.service.table_id] = self.devices
+        self.app = create_app(self.studio)
+        self.table_id = self.service.table_id
+        self.decks = 0
+
+    async def start(self, running: bool = True) -> None:
+        await self.actor.start()
+        await self.devices.start()
+        await self.new_deck()
+        if running:
+            await self.actor.dealer("setup", "start", uuid.uuid4().hex)
+            await self.actor.drain()
+
+    async def stop(self) -> None:
+        await self.devices.stop()
+        await self.actor.stop()
+        self.service.close()
+        self.store.dispose()
+
+    # -- money and players ----------------------------------------------------------------
+
+    def credit(self, player: str, cents: int) -> None:
+        with self.store.transaction() as tx:
+            ledger.credit(tx, f"credit/{player}/{uuid.uuid4().hex}", player, cents)
+
+    def balance(self, player: str) -> ledger.Balance:
+        with self.store.reader() as tx:
+            return ledger.balance(tx, player)
+
+    def token(self, player: str, ttl_s: float = 3600) -> str:
+        return self.studio.signer.player_token(player, ttl_s)
+
+    # -- time and cards -------------------------------------------------------------------
+
+    async def advance(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+        await self.actor.drain()
+
+    async def close_betting(self) -> None:
+        await self.advance(self.cfg.timers.betting_window_s)
+
+    async def _forwarded(self, predicate) -> None:
+        await asyncio.wait_for(self.devices.forwarding.wait_until(predicate), WAIT_S)
+        await self.actor.drain()
+
+    async def new_deck(self) -> str:
+        """The shuffler prepares a deck; it goes into the shoe; the table hears "deck ready"."""
+        self.decks += 1
+        fw = self.devices.forwarding
+        deck_set = await self.devices.new_deck(f"T{self.decks}-{uuid.uuid4().hex[:6]}")
+        await self._forwarded(lambda: fw.last_deck_ready == deck_set)
+        assert self.actor.ready_deck == deck_set
+        return deck_set
+
+    async def deal(self, *codes: str) -> None:
+        """Each card out of the simulated shoe, as serial frames, through the reader."""
+        fw = self.devices.forwarding
+        for code in codes:
+            seen = fw.delivered + fw.faults
+            await self.devices.shoe.deal(code)
+            await self._forwarded(lambda seen=seen: fw.delivered + fw.faults > seen)
+
+    def expecting(self) -> str | None:
+        s = self.actor.state
+        return s.expecting().describe() if s is not None and s.expecting() else None
+
+    def phase(self) -> str | None:
+        return self.actor.state.phase.value if self.actor.state else None
+
+    def published(self, kind: str, audience: str | None = None) -> list[dict[str, Any]]:
+        return [e for a, e in self.events if e["type"] == kind and audience in (None, a)]
