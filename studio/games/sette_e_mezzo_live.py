@@ -333,16 +333,25 @@ class SharedPosition:
     def cards_of(self, player: str) -> tuple[Card, ...]:
         return self.cards[: self.seats[player].length]
 
+    def prefix_hands(self) -> list[Hand]:
+        """The hand of every prefix of the position's cards (index = number of cards): each
+        player's hand is one of them, so many players cost one pass over the cards."""
+        hands = [Hand()]
+        for c in self.cards:
+            hands.append(hands[-1].add(c))
+        return hands
+
     def hand_of(self, player: str) -> Hand:
         return Hand.of(self.cards_of(player))
 
-    def in_line(self) -> list[str]:
+    def in_line(self, hands: list[Hand] | None = None) -> list[str]:
         """Players who receive the next card dealt to this position."""
         n = len(self.cards)
-        return [
-            p for p, s in self.seats.items()
-            if not s.stood and s.length == n and not self.hand_of(p).bust
-        ]
+        if hands is None:
+            hands = self.prefix_hands()
+        if hands[n].bust:
+            return []
+        return [p for p, s in self.seats.items() if not s.stood and s.length == n]
 
     def receive(self, card: Card) -> SharedPosition:
         """The dealer deals one card to the position: every player in line receives it."""
@@ -357,12 +366,14 @@ class SharedPosition:
 
     def needs_automatic_card(self, dealer_first: Hand) -> bool:
         """Step 6. Before decisions every player holds the same cards, so one check serves all."""
-        line = self.in_line()
-        return bool(line) and must_draw_automatically(self.hand_of(line[0]), dealer_first)
+        hands = self.prefix_hands()
+        return bool(self.in_line(hands)) and must_draw_automatically(hands[-1], dealer_first)
 
     def deciders(self, dealer_first: Hand) -> list[str]:
-        """Players who are offered Carta/Stai now."""
-        return [p for p in self.in_line() if may_decide(self.hand_of(p), dealer_first)]
+        """Players who are offered Carta/Stai now (all in line hold the same hand)."""
+        hands = self.prefix_hands()
+        line = self.in_line(hands)
+        return line if line and may_decide(hands[-1], dealer_first) else []
 
     def decide(self, hits: Iterable[str], dealer_first: Hand) -> SharedPosition:
         """Apply one round of decisions. Whoever is in line and did not ask Carta stands
@@ -370,14 +381,12 @@ class SharedPosition:
         is due when `in_line()` is not empty.
         """
         hits = set(hits)
-        deciders = set(self.deciders(dealer_first))
-        unknown = hits - deciders
+        unknown = hits - set(self.deciders(dealer_first))
         if unknown:
             raise ValueError(f"not allowed to ask for a card now: {sorted(unknown)}")
-        seats = {
-            p: (replace(s, stood=True) if p in set(self.in_line()) - hits else s)
-            for p, s in self.seats.items()
-        }
+        standing = set(self.in_line()) - hits
+        seats = {p: (replace(s, stood=True) if p in standing else s)
+                 for p, s in self.seats.items()}
         return SharedPosition(self.cards, seats)
 
 

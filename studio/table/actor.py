@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -94,6 +95,8 @@ class TableActor:
         self.history: list[dict[str, Any]] = []  # closed rounds, newest last (bounded)
         self.card_log: list[dict[str, Any]] = []  # cards of the round, with their source
         self._timers: dict[str, Timer] = {}
+        self._tx: Any = None  # the open unit of work's transaction, if any
+        self._deferred: list[Callable[[], None]] | None = None
         self._task: asyncio.Task | None = None
         self.rounds_completed = 0
         self.on_idle: Callable[[], Awaitable[None]] | None = None
@@ -142,7 +145,7 @@ class TableActor:
             for player, b in bets.get(round_id, {}).items():
                 self.last_bets[player] = b
         for round_id in [r for r in opened if r not in finished]:
-            with self.store.transaction() as tx:
+            with self._write() as tx:
                 open_res = ledger.open_reservations(tx, round_id=round_id)
                 ledger.release_many(tx, [recovery_release(m.id) for m in open_res])
                 event = core.Event("round_voided", {
@@ -249,15 +252,17 @@ class TableActor:
                 batch.append(self.inbox.get_nowait())
             i = 0
             while i < len(batch):
-                if batch[i].kind == "bet":
-                    j = i
-                    while j < len(batch) and batch[j].kind == "bet":
+                kind = batch[i].kind
+                j = i
+                if kind in ("bet", "cancel"):
+                    while j < len(batch) and batch[j].kind == kind:
                         j += 1
-                    self._guard(self._bet_run, batch[i:j])
-                    i = j
+                    self._guard(self._bet_run if kind == "bet" else self._cancel_run, batch[i:j])
                 else:
-                    self._guard(self._one, batch[i])
-                    i += 1
+                    while j < len(batch) and batch[j].kind not in ("bet", "cancel"):
+                        j += 1
+                    self._guard(self._unit_run, batch[i:j])
+                i = j
             if self.inbox.empty() and self.on_idle is not None:
                 await self.on_idle()
 
@@ -273,10 +278,71 @@ class TableActor:
             self._alert("table.internal_error", f"internal error: {e}")
             self.paused = self.paused or "internal error"
 
-    @staticmethod
-    def _answer(cmd: _Command, answer: dict[str, Any]) -> None:
-        if cmd.future is not None and not cmd.future.done():
-            cmd.future.set_result(answer)
+    def _answer(self, cmd: _Command, answer: dict[str, Any]) -> None:
+        def deliver() -> None:
+            if cmd.future is not None and not cmd.future.done():
+                cmd.future.set_result(answer)
+        self._after_commit(deliver)
+
+    # ================================================================== units of work
+
+    def _after_commit(self, fn: Callable[[], None]) -> None:
+        """Answers and publications wait until what they announce is committed."""
+        if self._deferred is not None:
+            self._deferred.append(fn)
+        else:
+            fn()
+
+    def _save(self) -> tuple:
+        return (self.state, self.book, self.book.open if self.book else None, self.paused,
+                dict(self.autoplay), self.round_no, self.ready_deck, self.running,
+                self.rounds_completed, len(self.card_log), len(self.history))
+
+    def _restore(self, saved: tuple) -> None:
+        (self.state, self.book, book_open, self.paused, self.autoplay, self.round_no,
+         self.ready_deck, self.running, self.rounds_completed, n_cards, n_history) = saved
+        if self.book is not None:
+            self.book.open = book_open
+        del self.card_log[n_cards:]
+        del self.history[n_history:]
+
+    @contextmanager
+    def _unit(self) -> Iterator[None]:
+        """Group the writes of several commands in ONE transaction (group commit). If anything
+        unexpected fails, the transaction rolls back and the table's memory goes back with it."""
+        if self._tx is not None:
+            yield
+            return
+        saved = self._save()
+        deferred: list[Callable[[], None]] = []
+        try:
+            with self.store.transaction() as tx:
+                self._tx, self._deferred = tx, deferred
+                try:
+                    yield
+                finally:
+                    self._tx, self._deferred = None, None
+        except BaseException:
+            self._restore(saved)
+            raise
+        for fn in deferred:
+            fn()
+
+    @contextmanager
+    def _write(self) -> Iterator[Any]:
+        """The current unit's transaction, or a unit of its own."""
+        with self._unit():
+            yield self._tx
+
+    def _unit_run(self, cmds: list[_Command]) -> None:
+        with self._unit():
+            for c in cmds:
+                self._one(c)
+
+    def _cancel_run(self, cmds: list[_Command]) -> None:
+        for c in cmds:
+            with self._unit():
+                self._one(c)
 
     # ================================================================== storage helpers
 
@@ -285,6 +351,13 @@ class TableActor:
                                    round_id) for e in events])
 
     def _publish(self, round_id: str | None, events: Iterable[core.Event]) -> None:
+        events = list(events)
+        if self._deferred is not None:
+            self._deferred.append(lambda: self._publish_now(round_id, events))
+        else:
+            self._publish_now(round_id, events)
+
+    def _publish_now(self, round_id: str | None, events: list[core.Event]) -> None:
         for e in events:
             if e.private:
                 continue
@@ -313,8 +386,8 @@ class TableActor:
         alert = {"code": code, "message": message, "at": self.clock.now(), **extra}
         self.alerts.append(alert)
         del self.alerts[:-100]
-        self.hub.publish(self.table_id, "dealer", {"type": "alert", "table_id": self.table_id,
-                                                   **alert})
+        self._after_commit(lambda: self.hub.publish(
+            self.table_id, "dealer", {"type": "alert", "table_id": self.table_id, **alert}))
 
     # ================================================================== bets (group commit)
 
@@ -419,7 +492,7 @@ class TableActor:
 
     def _one(self, c: _Command) -> None:
         if c.actor is not None:
-            with self.store.reader() as tx:
+            with self._write() as tx:
                 first = tx.recall(c.actor, c.key)
             if first is not None:
                 self._answer(c, first)
@@ -432,7 +505,7 @@ class TableActor:
             if c.kind == "card":
                 self._card_rejected(c, answer["error"])
             if c.actor is not None:
-                with self.store.transaction() as tx:
+                with self._write() as tx:
                     tx.remember(c.actor, c.key, answer)
         self._answer(c, answer)
 
@@ -441,7 +514,7 @@ class TableActor:
                     remember: tuple[_Command, dict[str, Any]] | None = None) -> None:
         """Store events + money (+ the command's answer) in one transaction, then adopt."""
         money = (money or []) + money_for(new, events)
-        with self.store.transaction() as tx:
+        with self._write() as tx:
             if money:
                 ledger.settle_many(tx, money)
             self._append(tx, new.round_id, events)
@@ -601,7 +674,7 @@ class TableActor:
         event = core.Event("card_rejected", {"code": error["code"], "message": error["message"],
                                              "card": c.args.get("code"),
                                              "source": c.args.get("source")}, private=True)
-        with self.store.transaction() as tx:
+        with self._write() as tx:
             self._append(tx, self.state.round_id if self.state else None, [event])
         self._alert(error["code"], error["message"], card=c.args.get("code"),
                     source=c.args.get("source"))
@@ -656,7 +729,7 @@ class TableActor:
             raise core.RoundError("bet.window_closed", "Stop alle puntate")
         mine = self.book.check_cancel(core.CancelBets(player, self.clock.now()))
         rid = self.state.round_id
-        with self.store.transaction() as tx:
+        with self._write() as tx:
             ledger.release_many(tx, [cancel_for(rid, p.placement_id) for p in mine])
             event = core.Event("bets_cancelled", {
                 "player": player, "placement_ids": [p.placement_id for p in mine],
@@ -666,8 +739,12 @@ class TableActor:
             answer = {"ok": True, "cancelled": event.data["amount"],
                       "balance": {"available": b.available, "reserved": b.reserved}}
             tx.remember(c.actor, c.key, answer)
-        self.book.cancel(player)
-        self.last_bets.pop(player, None)
+        book = self.book
+
+        def adopt() -> None:  # only once the release is committed
+            book.cancel(player)
+            self.last_bets.pop(player, None)
+        self._after_commit(adopt)
         self._publish(rid, [event])
         return answer
 
@@ -695,7 +772,7 @@ class TableActor:
         else:
             self.autoplay.pop(player, None)
         answer = {"ok": True, "autoplay": rounds}
-        with self.store.transaction() as tx:
+        with self._write() as tx:
             self._append(tx, self.state.round_id if self.state else None, [core.Event(
                 "autoplay_changed", {"player": player, "rounds": rounds})])
             tx.remember(c.actor, c.key, answer)
@@ -760,7 +837,7 @@ class TableActor:
         return answer
 
     def _remembered(self, c: _Command, answer: dict[str, Any]) -> dict[str, Any]:
-        with self.store.transaction() as tx:
+        with self._write() as tx:
             tx.remember(c.actor, c.key, answer)
         return answer
 

@@ -41,10 +41,16 @@ def money_for(state: core.RoundState, events: Iterable[core.Event]
     refunds (Mano di Poker without a second card) and for a void."""
     out: list[ledger.Post | ledger.Release] = []
     rid = state.round_id
+    events = list(events)
+    if not any(e.type in ("side_bet_settled", "player_settled") for e in events):
+        by_spot: dict[tuple[str, int, str], list[core.Placement]] = {}
+    else:  # index once: a settlement of thousands of spots stays linear
+        by_spot = {}
+        for p in state.placements:
+            by_spot.setdefault((p.player, p.position, p.kind.value), []).append(p)
 
     def spot(player: str, position: int, kind: str) -> list[core.Placement]:
-        return [p for p in state.placements if p.player == player
-                and p.position == position and p.kind.value == kind]
+        return by_spot.get((player, position, kind), [])
 
     def pay(placements: list[core.Placement], returned: int, refund: bool = False) -> None:
         if refund:

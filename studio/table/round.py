@@ -470,43 +470,54 @@ def _after_initial_deal(state: RoundState, events: list[Event]) -> tuple[RoundSt
     return _advance(state, events)
 
 
-def _settle_player(state: RoundState, player: str, position: int, automatic: bool,
-                   events: list[Event]) -> RoundState:
-    """Main bet and Mano di Poker of one player on one position, once."""
-    key = (player, position, BetKind.MAIN.value)
-    if key in state.settled:
-        return state
-    cards = state.positions[position].cards_of(player)
-    bets = live.Bets(state.stake(player, position, BetKind.MAIN), 0,
-                     state.stake(player, position, BetKind.MANO_DI_POKER))
-    dealer = state.dealer[:1] if automatic else state.dealer
-    s = live.settle_player(bets, cards, dealer, state.rules.paytable, automatic=automatic)
-    events.append(Event("player_settled", {
-        "player": player, "position": position, "cards": [c.code for c in cards],
-        "total": Hand.of(cards).total, "automatic_win": automatic,
-        "main": {"stake": bets.main, "result": s.main.value, "returned": s.main_returned},
-        "mano_di_poker": None if s.mano_di_poker is None else {
-            "stake": bets.mano_di_poker, "result": s.mano_di_poker.result.value,
-            "class": s.mano_di_poker.kind, "returned": s.mano_di_poker.returned},
-    }))
-    done = {key}
-    if bets.mano_di_poker:
-        done.add((player, position, BetKind.MANO_DI_POKER.value))
-    return replace(state, settled=state.settled | done)
+def _settle_players(state: RoundState, who: list[tuple[str, int, bool]],
+                    events: list[Event]) -> RoundState:
+    """Main bet and Mano di Poker of each (player, position, automatic) given, once each.
+    One pass: a table of thousands of players settles in linear time."""
+    done: set[tuple[str, int, str]] = set()
+    pt = state.rules.paytable
+    hands: dict[int, list[Hand]] = {}
+    for player, position, automatic in who:
+        key = (player, position, BetKind.MAIN.value)
+        if key in state.settled or key in done:
+            continue
+        pos = state.positions[position]
+        cards = pos.cards_of(player)
+        bets = live.Bets(state.stake(player, position, BetKind.MAIN), 0,
+                         state.stake(player, position, BetKind.MANO_DI_POKER))
+        dealer = state.dealer[:1] if automatic else state.dealer
+        s = live.settle_player(bets, cards, dealer, pt, automatic=automatic)
+        total = hands.setdefault(position, pos.prefix_hands())[len(cards)].total
+        events.append(Event("player_settled", {
+            "player": player, "position": position, "cards": [c.code for c in cards],
+            "total": total, "automatic_win": automatic,
+            "main": {"stake": bets.main, "result": s.main.value, "returned": s.main_returned},
+            "mano_di_poker": None if s.mano_di_poker is None else {
+                "stake": bets.mano_di_poker, "result": s.mano_di_poker.result.value,
+                "class": s.mano_di_poker.kind, "returned": s.mano_di_poker.returned},
+        }))
+        done.add(key)
+        if bets.mano_di_poker:
+            done.add((player, position, BetKind.MANO_DI_POKER.value))
+    return replace(state, settled=state.settled | done) if done else state
 
 
 def _settle_early(state: RoundState, position: int, events: list[Event]) -> RoundState:
     """Busts lose at once; hands meeting the automatic win are paid at once and stand."""
     pos = state.positions[position]
     first = state.dealer_first()
-    winners = []
-    for player in pos.seats:
-        hand = pos.hand_of(player)
+    hands = pos.prefix_hands()
+    line = set(pos.in_line(hands))
+    who: list[tuple[str, int, bool]] = []
+    winners = set()
+    for player, seat in pos.seats.items():
+        hand = hands[seat.length]
         if hand.bust:
-            state = _settle_player(state, player, position, False, events)
-        elif live.automatic_win(hand, first) and player in pos.in_line():
-            state = _settle_player(state, player, position, True, events)
-            winners.append(player)
+            who.append((player, position, False))
+        elif player in line and live.automatic_win(hand, first):
+            who.append((player, position, True))
+            winners.add(player)
+    state = _settle_players(state, who, events)
     if winners:
         seats = {p: (replace(s, stood=True) if p in winners else s) for p, s in pos.seats.items()}
         state = replace(state, positions={**state.positions,
@@ -539,7 +550,7 @@ def _advance(state: RoundState, events: list[Event]) -> tuple[RoundState, list[E
                 state = replace(state, turn=state.turn + 1, answers={})
                 events.append(Event("decision_requested", {
                     "position": n, "players": deciders, "turn": state.turn,
-                    "total": state.positions[n].hand_of(deciders[0]).total}))
+                    "total": state.positions[n].prefix_hands()[-1].total}))
                 return state, events
             # Nobody can choose: whoever is still in line stands (7 1/2).
             pos = state.positions[n].decide(set(), first)
@@ -556,8 +567,7 @@ def _advance(state: RoundState, events: list[Event]) -> tuple[RoundState, list[E
             if pending and live.dealer_must_draw(Hand.of(state.dealer)):
                 events.append(_expect(state))
                 return state, events
-            for p, n in pending:
-                state = _settle_player(state, p, n, False, events)
+            state = _settle_players(state, [(p, n, False) for p, n in pending], events)
             events.append(Event("round_closed", {
                 "round_id": state.round_id, "dealer": [c.code for c in state.dealer],
                 "dealer_total": Hand.of(state.dealer).total,
