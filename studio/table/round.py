@@ -473,32 +473,44 @@ def _after_initial_deal(state: RoundState, events: list[Event]) -> tuple[RoundSt
 def _settle_players(state: RoundState, who: list[tuple[str, int, bool]],
                     events: list[Event]) -> RoundState:
     """Main bet and Mano di Poker of each (player, position, automatic) given, once each.
-    One pass: a table of thousands of players settles in linear time."""
+
+    Players holding the same prefix of a position's cards have the same result, so the rules
+    are asked once per (position, prefix, automatic) and only the money is worked out per
+    player: a table of thousands of players settles in linear time.
+    """
     done: set[tuple[str, int, str]] = set()
     pt = state.rules.paytable
-    hands: dict[int, list[Hand]] = {}
+    outcome: dict[tuple[int, int, bool], tuple[list[str], int, live.MainResult]] = {}
     for player, position, automatic in who:
         key = (player, position, BetKind.MAIN.value)
         if key in state.settled or key in done:
             continue
         pos = state.positions[position]
-        cards = pos.cards_of(player)
-        bets = live.Bets(state.stake(player, position, BetKind.MAIN), 0,
-                         state.stake(player, position, BetKind.MANO_DI_POKER))
-        dealer = state.dealer[:1] if automatic else state.dealer
-        s = live.settle_player(bets, cards, dealer, pt, automatic=automatic)
-        total = hands.setdefault(position, pos.prefix_hands())[len(cards)].total
+        length = pos.seats[player].length
+        memo = outcome.get((position, length, automatic))
+        if memo is None:
+            cards = pos.cards[:length]
+            hand = Hand.of(cards)
+            dealer = Hand.of(state.dealer[:1] if automatic else state.dealer)
+            memo = ([c.code for c in cards], hand.total, live.settle_main(hand, dealer))
+            outcome[(position, length, automatic)] = memo
+        codes, total, result = memo
+        stake = state.stake(player, position, BetKind.MAIN)
+        mdp_stake = state.stake(player, position, BetKind.MANO_DI_POKER)
+        mdp = None
+        if mdp_stake:
+            m = live.settle_mano_di_poker(mdp_stake, pos.cards[:length], state.dealer[0], pt)
+            mdp = {"stake": mdp_stake, "result": m.result.value, "class": m.kind,
+                   "returned": m.returned}
+            done.add((player, position, BetKind.MANO_DI_POKER.value))
         events.append(Event("player_settled", {
-            "player": player, "position": position, "cards": [c.code for c in cards],
-            "total": total, "automatic_win": automatic,
-            "main": {"stake": bets.main, "result": s.main.value, "returned": s.main_returned},
-            "mano_di_poker": None if s.mano_di_poker is None else {
-                "stake": bets.mano_di_poker, "result": s.mano_di_poker.result.value,
-                "class": s.mano_di_poker.kind, "returned": s.mano_di_poker.returned},
+            "player": player, "position": position, "cards": codes, "total": total,
+            "automatic_win": automatic,
+            "main": {"stake": stake, "result": result.value,
+                     "returned": live.main_returned(stake, result, pt)},
+            "mano_di_poker": mdp,
         }))
         done.add(key)
-        if bets.mano_di_poker:
-            done.add((player, position, BetKind.MANO_DI_POKER.value))
     return replace(state, settled=state.settled | done) if done else state
 
 
