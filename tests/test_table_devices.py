@@ -9,6 +9,7 @@ the host's ACK/NAK, the adapter's `wait_until`/`settle`), with asyncio.wait_for 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import AsyncIterator, Callable
@@ -24,7 +25,7 @@ from devices.serial_link import ManualClock as ReaderClock
 from devices.sim_shoe import ShoeSim
 from devices.sim_shuffler import ShufflerSim
 from studio.cards import parse_cards
-from studio.config import SerialDevice, TableDevices
+from studio.config import CameraDevice, SerialDevice, TableDevices
 from studio.table.devices import AttachedDevices
 from tests.table_harness import Harness
 
@@ -76,8 +77,10 @@ class Rig:
         return [e for a, e in self.h.seen if a != "dealer"]
 
 
-@pytest.fixture
-async def rig(store, tmp_path: Path) -> AsyncIterator[Rig]:
+@contextlib.asynccontextmanager
+async def open_rig(store, tmp_path: Path, camera: CameraDevice | None = None,
+                   cross_check_s: float = 3.0) -> AsyncIterator[Rig]:
+    """A table with a simulated shoe and shuffler on ptys (and a camera in its config)."""
     h = Harness(store, card_source="shoe")
     h.credit("ann", 100_000)
     h.credit("bob", 100_000)
@@ -88,23 +91,32 @@ async def rig(store, tmp_path: Path) -> AsyncIterator[Rig]:
     await shoe.start()
     await shuffler.start()
     cfg = TableDevices(shoe=SerialDevice(port=str(tmp_path / "shoe"), baud=115200),
-                       shuffler=SerialDevice(port=str(tmp_path / "shuffler"), baud=115200))
+                       shuffler=SerialDevice(port=str(tmp_path / "shuffler"), baud=115200),
+                       camera=camera, cross_check_s=cross_check_s)
     rclock = ReaderClock()
     await h.start()
     devices = AttachedDevices(h.actor, cfg, reader_clock=rclock,
                               backoff=Backoff(0.5, 2.0, 4.0), heartbeat_timeout_s=3.0)
     await devices.start()
     r = Rig(h, shoe, shuffler, devices, rclock)
-    for reader in devices.readers:
-        await asyncio.wait_for(reader.wait_port_open(), SAFETY)
-    await shoe.heartbeat_now()
-    await shuffler.heartbeat_now()
-    await r.until(lambda: len(devices.online) == 2 and all(devices.online.values()))
-    yield r
-    await devices.stop()
-    await shoe.stop()
-    await shuffler.stop()
-    await h.actor.stop()
+    try:
+        for reader in devices.readers:
+            await asyncio.wait_for(reader.wait_port_open(), SAFETY)
+        await shoe.heartbeat_now()
+        await shuffler.heartbeat_now()
+        await r.until(lambda: len(devices.online) == 2 and all(devices.online.values()))
+        yield r
+    finally:
+        await devices.stop()
+        await shoe.stop()
+        await shuffler.stop()
+        await h.actor.stop()
+
+
+@pytest.fixture
+async def rig(store, tmp_path: Path) -> AsyncIterator[Rig]:
+    async with open_rig(store, tmp_path) as r:
+        yield r
 
 
 async def bets_and_deck(r: Rig, deck_set: str = "T-1") -> None:
