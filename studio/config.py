@@ -87,6 +87,7 @@ class QuotaFissaPaytableConfig(_Strict):
 class SerialDevice(_Strict):
     port: str
     baud: int = Field(gt=0)
+    heartbeat_timeout_s: float = Field(default=3.0, gt=0)  # silence -> offline (PROTOCOL.md)
 
 
 class CameraDevice(_Strict):

@@ -20,7 +20,7 @@ import pytest
 
 from devices.events import FaultCode
 from devices.pty_pair import PtyPair
-from devices.serial_link import Backoff
+from devices.serial_link import Backoff, sim_link_path
 from devices.serial_link import ManualClock as ReaderClock
 from devices.sim_shoe import ShoeSim
 from devices.sim_shuffler import ShufflerSim
@@ -315,3 +315,18 @@ async def test_heartbeat_silence_takes_both_devices_offline_and_pauses(rig: Rig)
     assert [await r.deal(), await r.deal(), await r.deal()] == ["Qs", "4c", "3b"]
     await play_to_the_end(r)
     assert_settled(r)
+
+
+async def test_config_builds_the_readers_sim_port_and_heartbeat_timeout(store) -> None:
+    h = Harness(store, card_source="shoe")
+    cfg = TableDevices(shoe=SerialDevice(port="sim", baud=9600, heartbeat_timeout_s=1.5),
+                       shuffler=SerialDevice(port="/dev/ttyUSB7", baud=115200))
+    devices = AttachedDevices(h.actor, cfg)
+    assert devices.shoe is not None and devices.shuffler is not None
+    assert devices.shoe.port == str(sim_link_path(h.actor.table_id, "shoe"))
+    assert devices.shoe.baud == 9600 and devices.shoe.heartbeat_timeout_s == 1.5
+    assert devices.shuffler.port == "/dev/ttyUSB7" and devices.shuffler.heartbeat_timeout_s == 3.0
+    assert devices.cross is None  # no camera: no cross-check
+    with_camera = AttachedDevices(h.actor, cfg.model_copy(update={"camera": CameraDevice(
+        source="sim", width=1280, height=720, fps=25), "cross_check_s": 2.5}))
+    assert with_camera.cross is not None and with_camera.cross.window_s == 2.5
