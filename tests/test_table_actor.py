@@ -186,7 +186,7 @@ async def test_events_are_stored_hash_chained_with_the_money(h):
     with h.store.reader() as tx:
         events = event_log.read(tx, stream_id="table:sem-live-1")
         types = [e.type for e in events]
-        assert types[0] == "betting_opened" and "player_settled" in types
+        assert types[0] == "betting_opened" and "players_settled" in types
         assert all(b.prev_hash == a.hash for a, b in pairwise(events))
         round_id = events[0].round_id
         kinds = sorted(m.kind for m in ledger.movements_for_round(tx, round_id))

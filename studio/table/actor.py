@@ -70,6 +70,32 @@ def table_rules(cfg: SetteEMezzoLiveTable) -> core.TableRules:
         paytable=cfg.paytable.to_paytable())
 
 
+# Settlements of one step are stored as ONE event holding the list (a settlement of 30,000 bets
+# is one row of the log, not 30,000); live publications stay one per player.
+GROUPED = {"player_settled": "players_settled", "side_bet_settled": "side_bets_settled"}
+
+
+def stored_events(events: Iterable[core.Event]) -> list[tuple[str, dict[str, Any], bool]]:
+    out: list[tuple[str, dict[str, Any], bool]] = []
+    for e in events:
+        group = GROUPED.get(e.type)
+        if group is None:
+            out.append((e.type, dict(e.data), e.private))
+        elif out and out[-1][0] == group:
+            out[-1][1]["settlements"].append(dict(e.data))
+        else:
+            out.append((group, {"settlements": [dict(e.data)]}, False))
+    return out
+
+
+def expand_stored(type_: str, payload: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The per-player events a stored event stands for (history, replay)."""
+    single = {v: k for k, v in GROUPED.items()}.get(type_)
+    if single is None:
+        return [(type_, payload)]
+    return [(single, p) for p in payload["settlements"]]
+
+
 class TableActor:
     def __init__(self, cfg: SetteEMezzoLiveTable, store: Store, clock: Clock, hub: Hub | None = None,
                  *, rng_shoe: RngShoe | None = None, autostart: bool = False) -> None:
@@ -347,8 +373,8 @@ class TableActor:
     # ================================================================== storage helpers
 
     def _append(self, tx, round_id: str | None, events: Iterable[core.Event]) -> None:
-        tx.append_events([NewEvent(self.stream, e.type, {**e.data, "private": e.private},
-                                   round_id) for e in events])
+        tx.append_events([NewEvent(self.stream, t, {**data, "private": private}, round_id)
+                          for t, data, private in stored_events(events)])
 
     def _publish(self, round_id: str | None, events: Iterable[core.Event]) -> None:
         events = list(events)

@@ -13,6 +13,7 @@ from studio import ledger
 from studio.cards import parse_card
 from studio.storage.event_log import StoredEvent
 from studio.table import round as core
+from studio.table.actor import expand_stored
 from studio.table.money import cancel_for, money_for, recovery_release, reservation_id, reserve_for
 
 # Events the round itself derives: the replay must derive them identically.
@@ -43,8 +44,9 @@ def replay_round(events: Sequence[StoredEvent]) -> tuple[core.RoundState | None,
     for ev in events:
         p = ev.payload
         t = ev.type
-        if t in DERIVED:
-            logged.append((t, _public(p)))
+        for single, data in expand_stored(t, _public(p)):
+            if single in DERIVED:
+                logged.append((single, data))
         if t == "betting_opened":
             state, _ = core.open_round(ev.round_id, core.rules_from_json(p["rules"]),
                                        p["closes_at"])

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from typing import Any
 
 from studio.storage import Store, event_log
+from studio.table.actor import expand_stored
 
 KINDS = ("main", "partita_perfetta", "mano_di_poker")
 
@@ -73,6 +74,10 @@ class HistoryProjection:
     def _apply(self, kind: str, round_id: str | None, p: dict[str, Any], ts: str) -> None:
         if p.get("private"):
             return  # the burn card, the deck order, rejected cards: never in a history
+        if kind in ("players_settled", "side_bets_settled"):  # one stored event per step
+            for single, data in expand_stored(kind, p):
+                self._apply(single, round_id, data, ts)
+            return
         rnd = self._round(round_id, ts)
         if rnd is None:
             return
