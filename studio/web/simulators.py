@@ -48,9 +48,10 @@ class DeviceForwarding:
     def __init__(self, service: TableService) -> None:
         self.service = service
         self.actor: TableActor = service.actor
-        self.shoe: ShoeReader | None = None  # told the deck set of each new deck
+        self.shoe: ShoeReader | None = None  # told the deck set of each deck the table opens
         self.delivered = 0  # cards handed to the table
         self.faults = 0  # faults reported (each pauses the table)
+        self._seen_online: set[str] = set()
         self.last_deck_ready: str | None = None
         self.forwarded = 0  # events of any kind handled
         self.changed = asyncio.Condition()
@@ -73,14 +74,17 @@ class DeviceForwarding:
             self.actor.card_seen(event.card.code, "shoe", event.deck_set)
         elif isinstance(event, ShufflerState):
             if event.state is ShufflerPhase.DECK_READY and event.deck_set:
-                if self.shoe is not None:  # the new deck goes into the shoe
-                    self.shoe.set_deck_set(event.deck_set)
+                # The shoe reader learns the set when the ROUND opens the deck (deck_opened),
+                # so a deck shuffled during a round does not make the shoe refuse its cards.
                 self.last_deck_ready = event.deck_set
                 self.actor.deck_ready(event.deck_set)
             elif event.state is ShufflerPhase.ERROR:
                 self.actor.device_status(device, False, f"shuffler error {event.error_code}")
         elif isinstance(event, DeviceStatus):
             self.service.set_device(device, event.online, event.detail)
+            if event.online and device not in self._seen_online:
+                self._seen_online.add(device)  # the first ONLINE is a start, not a return
+                return
             self.actor.device_status(device, event.online, event.detail)
         elif isinstance(event, DeviceFault):
             self.faults += 1
@@ -114,6 +118,7 @@ class SimulatedDevices:
         self.auto_shuffle = auto_shuffle
         self._tasks: set[asyncio.Task] = set()
         self._unsubscribe = None
+        self._deck_waiting: str | None = None
         self.log: list[str] = []  # what technicians did, newest last
 
     async def start(self) -> None:
@@ -136,9 +141,13 @@ class SimulatedDevices:
             await sim.stop()
 
     async def new_deck(self, deck_set: str | None = None) -> str:
-        """Shuffle a fresh deck and put it into the shoe (what the dealer does between rounds)."""
+        """Shuffle a fresh deck; it goes into the shoe now, or when the round being dealt ends."""
         deck_set = deck_set or self.shuffler.next_set_id()
-        self.shoe.load_deck(deck_set)
+        s = self.service.actor.state
+        if s is not None and not s.finished and s.phase.value != "betting":
+            self._deck_waiting = deck_set  # the shoe keeps this round's deck until it ends
+        else:
+            self.shoe.load_deck(deck_set)
         await self.shuffler.shuffle(deck_set)
         self.log.append(f"new deck {deck_set}")
         return deck_set
@@ -146,11 +155,19 @@ class SimulatedDevices:
     # -- automation (demo) ----------------------------------------------------------------
 
     def _on_table_event(self, table_id: str, audience: str, event: dict[str, Any]) -> None:
-        if table_id != self.service.table_id or audience != "public":
+        if table_id != self.service.table_id:
             return
         kind = event.get("type")
-        if kind in ("round_closed", "round_voided") and self.auto_shuffle:
-            self._spawn(self.new_deck())
+        if kind == "deck_opened" and audience == "dealer":
+            self.shoe_reader.set_deck_set(event["deck_set"])
+        if audience != "public":
+            return
+        if kind in ("round_closed", "round_voided"):
+            if self._deck_waiting is not None:  # shuffled during the round: into the shoe now
+                self.shoe.load_deck(self._deck_waiting)
+                self._deck_waiting = None
+            elif self.auto_shuffle:
+                self._spawn(self.new_deck())
         elif kind == "card_expected" and self.auto_deal_s is not None:
             self._spawn(self._auto_deal())
 

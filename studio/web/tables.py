@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from studio import ledger
+from studio.cards import parse_cards
 from studio.clock import Clock
+from studio.games.sette_e_mezzo import Hand
 from studio.table.actor import TableActor
 from studio.web.history import HistoryProjection
 
@@ -33,6 +35,20 @@ class Subscriber:
     @property
     def player(self) -> str | None:
         return self.audience.split(":", 1)[1] if self.audience.startswith("player:") else None
+
+
+def total_of(codes: list[str]) -> int | None:
+    """A hand's value in halves (7 1/2 = 15), or None for no cards."""
+    return Hand.of(parse_cards(codes)).total if codes else None
+
+
+def _add_totals(rnd: dict[str, Any]) -> None:
+    """Totals beside the cards, so clients never re-implement the matta."""
+    rnd["dealer_total"] = total_of(rnd.get("dealer", []))
+    for pos in rnd.get("positions", {}).values():
+        pos["total"] = total_of(pos["cards"])
+    if "my_hands" in rnd:
+        rnd["my_totals"] = {n: total_of(c) for n, c in rnd["my_hands"].items()}
 
 
 def redact_for_player(event: dict[str, Any], player: str) -> dict[str, Any]:
@@ -58,6 +74,7 @@ class TableService:
         self._subscribers: list[Subscriber] = []
         self._unsubscribe = actor.hub.subscribe(self._on_event)
         self.seq = 0  # events fanned out so far (clients see it as a change counter)
+        self._paused_seen = False
 
     def close(self) -> None:
         self._unsubscribe()
@@ -74,6 +91,13 @@ class TableService:
             return
         self._track(audience, event)
         self.seq += 1
+        paused = bool(self.actor.paused)
+        if paused != self._paused_seen:  # players learn of a pause (never its reason)
+            self._paused_seen = paused
+            status = {"type": "table_status", "table_id": self.table_id, "paused": paused}
+            for sub in list(self._subscribers):
+                if sub.player is not None:
+                    sub.deliver(status)
         for sub in list(self._subscribers):
             try:
                 if sub.audience == "dealer":
@@ -112,9 +136,12 @@ class TableService:
         snap = self.actor.snapshot(audience)
         rnd = snap.get("round")
         if rnd is not None:
+            _add_totals(rnd)
             d = self.decision
             rnd["decision"] = dict(d) if d and rnd.get("deciding") == d["position"] and \
                 rnd.get("phase") == "decisions" else None
+        if audience != "dealer" and snap.get("paused"):
+            snap["paused"] = "paused"  # a pause reason may name a device fault: not for players
         snap["server_time"] = self.clock.now()
         snap["timers"] = self.actor.cfg.timers.model_dump()
         if audience == "dealer":

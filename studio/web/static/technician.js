@@ -1,0 +1,91 @@
+// The technicians' page: device health, and the simulated shoe and shuffler driven by hand.
+// Only technicians may drive simulators; nothing here shows the order of the cards in the shoe.
+
+import { ensureStaff, staffSocket } from "/static/staff_login.js";
+
+const $ = (id) => document.getElementById(id);
+const page = { table: null, sims: null, view: null };
+window.__technician = page;
+
+function li(text, cls = "") {
+  const e = document.createElement("li");
+  e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+async function sim(device, action, arg = null) {
+  const r = await fetch(`/api/tables/${page.table}/sim`, { method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ device, action, arg }) });
+  const answer = await r.json();
+  $("error").textContent = answer.ok ? "" : `${answer.error.code}: ${answer.error.message}`;
+  $("error").dataset.code = answer.ok ? "" : answer.error.code;
+  if (answer.ok) renderSims(answer.simulators);
+  return answer;
+}
+
+async function refresh() {
+  const r = await fetch(`/api/tables/${page.table}/devices`).then((x) => x.json());
+  if (r.ok) { renderSims(r.simulators); renderDevices(r.devices); }
+}
+
+function faults(f) {
+  const entries = Object.entries(f || {});
+  return entries.length ? entries.map(([k, v]) => `${k}×${v}`).join(", ") : "none";
+}
+
+function renderSims(s) {
+  page.sims = s;
+  if (!s) { $("shoe").textContent = "This table runs on real devices."; return; }
+  $("shoe").textContent = `${s.shoe.online ? "online" : "offline"} · ${s.shoe.path} · deck `
+    + `${s.shoe.deck_set} · ${s.shoe.remaining} cards left · ${s.shoe.cards_delivered} cards `
+    + `to the table · faults: ${faults(s.shoe.faults)}`;
+  $("shuffler").textContent = `${s.shuffler.online ? "online" : "offline"} · `
+    + `${s.shuffler.path} · ${s.shuffler.decks_made} decks · ready: `
+    + `${s.shuffler.ready_deck_set || "–"} · faults: ${faults(s.shuffler.faults)}`;
+  $("auto").textContent = s.auto_deal_s === null ? "auto-deal off"
+    : `auto-deal every ${s.auto_deal_s} s`;
+  $("log").replaceChildren(...s.log.slice().reverse().map((x) => li(x)));
+}
+
+function renderDevices(devices) {
+  $("devices").replaceChildren(...(devices || []).map((d) =>
+    li(`${d.online ? "●" : "○"} ${d.device}: ${d.online ? "online" : "OFFLINE"} ${d.detail}`,
+      d.online ? "" : "alert bad")));
+  if (!(devices || []).length) $("devices").replaceChildren(li("No device reported yet"));
+}
+
+function render(msg) {
+  const view = msg.table;
+  page.view = view;
+  const rnd = view.round;
+  $("title").textContent = `${view.name} — technicians`;
+  $("round-id").textContent = rnd ? rnd.round_id : "–";
+  $("phase").textContent = rnd ? rnd.phase : "no round";
+  $("expecting").textContent = (rnd && rnd.expecting) || "no card";
+  $("paused").textContent = view.paused ? `PAUSED: ${view.paused}` : "";
+  renderDevices(view.devices);
+  if (msg.simulators) renderSims(msg.simulators);
+}
+
+async function main() {
+  const me = await ensureStaff($("login"), ["technician"]);
+  $("page").hidden = false;
+  $("user").textContent = `${me.user} (${me.role})`;
+  page.table = new URLSearchParams(location.search).get("table") || me.tables[0];
+  $("deal").onclick = () => sim("shoe", "deal");
+  $("deal-card").onclick = () => sim("shoe", "deal_card", $("card").value.trim());
+  $("inject-shoe").onclick = () => sim("shoe", "fault", $("shoe-fault").value);
+  $("set-status").onclick = () => sim("shoe", "status", $("shoe-status").value);
+  $("auto-on").onclick = () => sim("shoe", "auto_deal", "1.5");
+  $("auto-off").onclick = () => sim("shoe", "auto_deal", "off");
+  $("shuffle").onclick = () => sim("shuffler", "shuffle");
+  $("inject-shuffler").onclick = () => sim("shuffler", "fault", $("shuffler-fault").value);
+  await refresh();
+  staffSocket(page.table, (msg) => { if (msg.type === "state") render(msg); }, (up) => {
+    $("conn").textContent = up ? "live" : "reconnecting…";
+  });
+}
+
+main();
