@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from devices.camera.layout import CameraPose
 from devices.camera.render import card_aspect
+from devices.camera.table_view import TableView, card_hypotheses, card_size, filled
 from devices.camera.templates import (
     BACK,
     CANON_H,
@@ -104,6 +106,7 @@ _SEARCH_CORNERS = np.array(
 _CANON_CORNERS = np.array(
     [[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float32)
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
+_VIEW_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
 
 
 def _matvec(matrix: np.ndarray, vec: np.ndarray, rows: int = 16) -> np.ndarray:
@@ -315,15 +318,17 @@ class Recognizer:
     art: DeckArt | str
     kind: DeckKind | str | None = None
     thresholds: Thresholds = field(default_factory=Thresholds)
+    camera: CameraPose | None = None  # the table's calibration; None: find cards without it
 
     def __post_init__(self) -> None:
+        self._views: dict[tuple, TableView] = {}
         self.art = DeckArt(self.art)
         self.templates: TemplateSet = template_set(self.art, self.kind)
         labels = self.templates.labels
         self._label_ids = np.array([labels.index(lab) for lab in labels])
         self.aspect = card_aspect(self.art)
 
-    def card_mask(self, frame: np.ndarray) -> np.ndarray:
+    def card_mask(self, frame: np.ndarray, kernel: np.ndarray = _OPEN_KERNEL) -> np.ndarray:
         """255 where something that is not felt lies, thin printed lines removed.
 
         Felt is where green clearly dominates: G > ratio * max(R, B) + floor. A ratio (not a
@@ -339,7 +344,39 @@ class Recognizer:
             cv2.compare(cv2.addWeighted(b, 1.0 / th.gold_blue, b, 0.0, 0.0), warm, cv2.CMP_LT),
             cv2.compare(warm, th.gold_min, cv2.CMP_GT))
         not_felt = cv2.bitwise_not(cv2.bitwise_or(felt, gold))
-        return cv2.morphologyEx(not_felt, cv2.MORPH_OPEN, _OPEN_KERNEL)
+        return cv2.morphologyEx(not_felt, cv2.MORPH_OPEN, kernel)
+
+    def view(self, camera: CameraPose) -> TableView:
+        """The top-down view of this calibration (cached: a table keeps its camera)."""
+        key = camera.image_corners
+        if key not in self._views:
+            if len(self._views) > 8:
+                self._views.clear()
+            self._views[key] = TableView(camera)
+        return self._views[key]
+
+    def calibrated_candidates(self, frame: np.ndarray, camera: CameraPose) -> list[Candidate]:
+        """Candidates found in the rectified table view, where every card is a rectangle of
+        known size: each right-angle corner of an outline proposes a card (see table_view)."""
+        view = self.view(camera)
+        mask = self.card_mask(view.rectify(frame), _VIEW_KERNEL)
+        w, h = card_size(self.aspect, view.scale)
+        out: list[Candidate] = []
+        accepted: list[np.ndarray] = []
+        rects, solid = card_hypotheses(mask, w, h, 0.5 * w * h)
+        for rect in rects:
+            centre = rect.centre.astype(np.float32)
+            if any(cv2.pointPolygonTest(a, (float(centre[0]), float(centre[1])), False) >= 0
+                   for a in accepted):
+                continue  # a card already named here
+            if not filled(solid, rect):
+                continue
+            quad = order_quad(view.image_points(rect.corners()))
+            cand = self._judge(frame, quad)
+            out.append(cand)
+            if cand.accepted:
+                accepted.append(rect.corners().reshape(-1, 1, 2))
+        return out
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
         """Every plausible card quad in the frame with its best match and verdict."""
@@ -366,10 +403,17 @@ class Recognizer:
                     out.append(self._judge(frame, fitted))
         return out
 
-    def recognize(self, frame: np.ndarray) -> list[Detection]:
-        """The face-up cards named in this frame (nothing when unsure)."""
+    def recognize(self, frame: np.ndarray, camera: CameraPose | None = None) -> list[Detection]:
+        """The face-up cards named in this frame (nothing when unsure). With the table's
+        calibration (`camera`, or the one given at construction) cards are found in the
+        rectified top-down view; without it, by outline shapes in the image."""
+        camera = camera or self.camera
+        if frame.ndim != 3 or frame.shape[2] != 3:
+            raise ValueError("camera.bad_frame: expected a BGR image (H, W, 3)")
+        cands = (self.calibrated_candidates(frame, camera) if camera is not None
+                 else self.candidates(frame))
         found = [Detection(c.label, c.quad, c.score, c.margin, c.cell_error)
-                 for c in self.candidates(frame) if c.accepted]
+                 for c in cands if c.accepted]
         # one physical card cannot be two detections: keep the best of overlapping quads
         found.sort(key=lambda d: -d.score)
         kept: list[Detection] = []
