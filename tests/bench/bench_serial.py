@@ -6,6 +6,12 @@ a real pty and pyserial, against a raw os.write/os.read round trip on the same p
 
 The reader path adds: the event loop waking on the fd, COBS + CRC decode, sequence and deck
 checks, the ACK written back (and read by the simulator), and the asyncio.Queue hand-off.
+
+The table part measures frame written by the simulator -> the card in a real table (a
+TableActor on a SQLite file, 7 positions, the shoe and shuffler attached with
+studio.table.devices): on top of the reader, the adapter's projection of the round, the actor's
+inbox, one committed transaction per card and the hub event. Rounds are dealt while a card is
+due, then voided (refunds) and the next deck is shuffled.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from devices.events import CardDrawn
 from devices.pty_pair import PtyPair
 from devices.shoe import ShoeReader
 from devices.sim_shoe import ShoeSim
+from devices.sim_shuffler import ShufflerSim
 
 
 def summary(samples: list[float]) -> dict[str, float]:
@@ -100,6 +107,76 @@ async def main(cards: int) -> None:
           f"{b['mean_us']:>10.1f}")
     print(f"  ratio reader/raw: median {r['median_us'] / b['median_us']:.2f}x, "
           f"p99 {r['p99_us'] / b['p99_us']:.2f}x")
+
+    await table_latencies(100)  # warm-up
+    table, table_faults = await table_latencies(cards)
+    t = summary(table)
+    print(f"table: frame written by simulator -> card event published by a real table "
+          f"(SQLite file, one transaction per card), {cards} cards, faults "
+          f"{table_faults or 'none'}")
+    print(f"  {'table (sim -> card_dealt)':32}{t['median_us']:>11.1f}{t['p99_us']:>10.1f}"
+          f"{t['mean_us']:>10.1f}")
+    print(f"  ratio table/reader: median {t['median_us'] / r['median_us']:.2f}x, "
+          f"p99 {t['p99_us'] / r['p99_us']:.2f}x; table/raw: median "
+          f"{t['median_us'] / b['median_us']:.2f}x")
+
+
+async def table_latencies(cards: int) -> tuple[list[float], dict[str, int]]:
+    """Frame written by the shoe simulator -> card_dealt/card_burned published by the table."""
+    from studio.config import SerialDevice, TableDevices
+    from studio.storage import Store
+    from studio.table.devices import AttachedDevices
+    from tests.table_harness import Harness
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-serial-table-"))
+    store = Store.open(f"sqlite:///{tmp / 'bench.db'}")
+    h = Harness(store, card_source="shoe", positions=7)
+    h.credit("p", 10**9)
+    shoe = ShoeSim(PtyPair(tmp / "shoe"), rng=random.Random(2), heartbeat_s=None)
+    shuffler = ShufflerSim(PtyPair(tmp / "shuffler"), rng=random.Random(3), heartbeat_s=None,
+                           set_prefix="B")
+    await shoe.start()
+    await shuffler.start()
+    await h.start()
+    cfg = TableDevices(shoe=SerialDevice(port=str(tmp / "shoe"), baud=115200),
+                       shuffler=SerialDevice(port=str(tmp / "shuffler"), baud=115200))
+    devices = AttachedDevices(h.actor, cfg, heartbeat_timeout_s=60.0)
+    await devices.start()
+    for reader in devices.readers:
+        await reader.wait_port_open()
+    await shoe.heartbeat_now()
+    await shuffler.heartbeat_now()
+    await devices.wait_until(lambda: len(devices.online) == 2)
+    arrived = asyncio.Event()
+    h.hub.subscribe(lambda t, a, ev: arrived.set() if a == "public" and ev["type"] in (
+        "card_dealt", "card_burned") else None)
+    out: list[float] = []
+    while len(out) < cards:
+        deck_set = await shuffler.shuffle()
+        await devices.wait_until(lambda d=deck_set: h.actor.ready_deck == d)
+        shoe.load_deck(deck_set)
+        for pos in range(1, 8):
+            await h.bet("p", pos, 100)
+        await h.close_betting()
+        while h.actor.state.expecting() is not None and len(out) < cards:
+            arrived.clear()
+            t0 = time.perf_counter()
+            await shoe.deal_next()
+            await asyncio.wait_for(arrived.wait(), 5)
+            out.append(time.perf_counter() - t0)
+        await devices.settle()
+        if h.actor.paused:
+            raise SystemExit(f"benchmark broken: table paused: {h.actor.paused}")
+        if not h.actor.state.finished:
+            await h.dealer("void", reason="benchmark")
+        await h.advance(h.cfg.timers.pause_between_rounds_s)
+    faults = dict(devices.fault_counts())
+    await devices.stop()
+    await shoe.stop()
+    await shuffler.stop()
+    await h.actor.stop()
+    store.dispose()
+    return out, faults
 
 
 if __name__ == "__main__":
