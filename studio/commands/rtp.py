@@ -58,72 +58,70 @@ def _decision_table_text(cells: list[DecisionCell]) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace) -> int:
-    table = _paytable_of(args)
-    if args.game == "sette-e-mezzo-live":
-        from studio.mathematics import sette_e_mezzo_live as m
+def _main_json(ret: float, outcomes: dict[str, float]) -> dict[str, Any]:
+    return {"return_pct": pct(ret), "house_edge_pct": pct(1 - ret),
+            "outcomes_pct": {k: pct(v) for k, v in outcomes.items()}}
 
-        paytable = table.paytable.to_paytable()
-        r = m.compute(paytable)
-        data = {
-            "game": args.game,
-            "table": table.id,
-            "paytable": {k: format_odds(getattr(paytable, k)) for k in paytable.__dataclass_fields__},
-            "main": {"return_pct": pct(r.main_return),
-                     "house_edge_pct": pct(1 - r.main_return),
-                     "outcomes_pct": {k: pct(v) for k, v in r.outcomes.items()},
-                     "automatic_win_pct": pct(r.automatic_win)},
-            "partita_perfetta": {"return_pct": pct(r.pp_return),
-                                 "effective_return_pct": pct(r.pp_return),
-                                 "classes_pct": {k: pct(v) for k, v in r.pp_classes.items()}},
-            "mano_di_poker": {"return_pct": pct(r.mdp_return),
-                              "effective_return_pct": pct(r.mdp_effective_return),
-                              "refund_pct": pct(r.mdp_refund),
-                              "return_when_resolved_pct": pct(r.mdp_resolved_return),
-                              "classes_pct": {k: pct(v) for k, v in r.mdp_classes.items()}},
-            "decisions": _decisions_json(r.decisions),
-        }
-        if args.json:
-            json.dump(data, sys.stdout, indent=2)
-            print()
-            return 0
-        print(f"Sette e Mezzo Live - table {table.id} - exact enumeration, 40-card deck")
-        print(f"  main bet return        {data['main']['return_pct']:9.4f} %  "
-              f"(house edge {data['main']['house_edge_pct']:.4f} %)")
-        print("  outcomes               " + ", ".join(
-            f"{k} {v:.4f} %" for k, v in data["main"]["outcomes_pct"].items())
-            + f"; automatic wins {data['main']['automatic_win_pct']:.4f} %")
-        print(f"  Partita Perfetta       {data['partita_perfetta']['return_pct']:9.4f} %  "
-              "(paytable = effective: settled at the deal)")
-        print(f"  Mano di Poker          {data['mano_di_poker']['return_pct']:9.4f} %  paytable, "
-              f"{data['mano_di_poker']['effective_return_pct']:.4f} % effective under best play "
-              f"(refunded {data['mano_di_poker']['refund_pct']:.4f} % of bets; "
-              f"{data['mano_di_poker']['return_when_resolved_pct']:.4f} % on the others)")
-        print()
-        print(_decision_table_text(r.decisions))
-        return 0
 
+def _live(table) -> tuple[dict[str, Any], list[str], list[DecisionCell]]:
+    from studio.mathematics import sette_e_mezzo_live as m
+
+    paytable = table.paytable.to_paytable()
+    r = m.compute(paytable)
+    main = {**_main_json(r.main_return, r.outcomes), "automatic_win_pct": pct(r.automatic_win)}
+    pp = {"return_pct": pct(r.pp_return), "effective_return_pct": pct(r.pp_return),
+          "classes_pct": {k: pct(v) for k, v in r.pp_classes.items()}}
+    mdp = {"return_pct": pct(r.mdp_return), "effective_return_pct": pct(r.mdp_effective_return),
+           "refund_pct": pct(r.mdp_refund),
+           "return_when_resolved_pct": pct(r.mdp_resolved_return),
+           "classes_pct": {k: pct(v) for k, v in r.mdp_classes.items()}}
+    data = {"paytable": {k: format_odds(getattr(paytable, k))
+                         for k in paytable.__dataclass_fields__},
+            "main": main, "partita_perfetta": pp, "mano_di_poker": mdp}
+    lines = [
+        f"Sette e Mezzo Live - table {table.id} - exact enumeration, 40-card deck",
+        (f"  main bet return        {main['return_pct']:9.4f} %  "
+        f"(house edge {main['house_edge_pct']:.4f} %)"),
+        "  outcomes               " + ", ".join(
+            f"{k} {v:.4f} %" for k, v in main["outcomes_pct"].items())
+        + f"; automatic wins {main['automatic_win_pct']:.4f} %",
+        (f"  Partita Perfetta       {pp['return_pct']:9.4f} %  "
+        "(paytable = effective: settled at the deal)"),
+        (f"  Mano di Poker          {mdp['return_pct']:9.4f} %  paytable, "
+        f"{mdp['effective_return_pct']:.4f} % effective under best play "
+        f"(refunded {mdp['refund_pct']:.4f} % of bets; "
+        f"{mdp['return_when_resolved_pct']:.4f} % on the others)"),
+    ]
+    return data, lines, r.decisions
+
+
+def _quota_fissa(table) -> tuple[dict[str, Any], list[str], list[DecisionCell]]:
     from studio.mathematics import sette_e_mezzo_quota_fissa as q
 
     odds = table.paytable.win_odds
     r = q.compute(odds)
-    data = {
-        "game": args.game,
-        "table": table.id,
-        "paytable": {"win": format_odds(odds)},
-        "main": {"return_pct": pct(r.main_return), "house_edge_pct": pct(1 - r.main_return),
-                 "outcomes_pct": {k: pct(v) for k, v in r.outcomes.items()}},
-        "decisions": _decisions_json(r.decisions),
-    }
+    main = _main_json(r.main_return, r.outcomes)
+    lines = [
+        f"Sette e Mezzo Quota Fissa - table {table.id} - exact enumeration, 40-card deck",
+        (f"  return                 {main['return_pct']:9.4f} %  "
+        f"(house edge {main['house_edge_pct']:.4f} %)"),
+        "  outcomes               " + ", ".join(
+            f"{k} {v:.4f} %" for k, v in main["outcomes_pct"].items()),
+    ]
+    return {"paytable": {"win": format_odds(odds)}, "main": main}, lines, r.decisions
+
+
+def run(args: argparse.Namespace) -> int:
+    table = _paytable_of(args)
+    compute = _live if args.game == "sette-e-mezzo-live" else _quota_fissa
+    figures, lines, decisions = compute(table)
     if args.json:
+        data = {"game": args.game, "table": table.id, **figures,
+                "decisions": _decisions_json(decisions)}
         json.dump(data, sys.stdout, indent=2)
         print()
         return 0
-    print(f"Sette e Mezzo Quota Fissa - table {table.id} - exact enumeration, 40-card deck")
-    print(f"  return                 {data['main']['return_pct']:9.4f} %  "
-          f"(house edge {data['main']['house_edge_pct']:.4f} %)")
-    print("  outcomes               " + ", ".join(
-        f"{k} {v:.4f} %" for k, v in data["main"]["outcomes_pct"].items()))
+    print("\n".join(lines))
     print()
-    print(_decision_table_text(r.decisions))
+    print(_decision_table_text(decisions))
     return 0
