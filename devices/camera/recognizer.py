@@ -25,7 +25,7 @@ import numpy as np
 
 from devices.camera.layout import CameraPose
 from devices.camera.render import card_aspect
-from devices.camera.table_view import TableView, card_hypotheses, card_size, filled
+from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size, filled
 from devices.camera.templates import (
     BACK,
     CANON_H,
@@ -61,6 +61,7 @@ class Thresholds:
     min_aspect: float = 1.2  # long side / short side
     max_aspect: float = 2.8
     min_fill: float = 0.85  # a blob taken whole must fill this share of its quad
+    refine_from: float = 0.45  # a calibrated hypothesis this close is aligned and judged again
 
 
 @dataclass(frozen=True)
@@ -358,6 +359,7 @@ class Recognizer:
     def calibrated_candidates(self, frame: np.ndarray, camera: CameraPose) -> list[Candidate]:
         """Candidates found in the rectified table view, where every card is a rectangle of
         known size: each right-angle corner of an outline proposes a card (see table_view)."""
+        th = self.thresholds
         view = self.view(camera)
         mask = self.card_mask(view.rectify(frame), _VIEW_KERNEL)
         w, h = card_size(self.aspect, view.scale)
@@ -373,6 +375,9 @@ class Recognizer:
                 continue
             quad = order_quad(view.image_points(rect.corners()))
             cand = self._judge(frame, quad)
+            if not cand.accepted and cand.label != BACK and cand.score >= th.refine_from:
+                rect = self._align(frame, view, rect)
+                cand = self._judge(frame, order_quad(view.image_points(rect.corners())))
             out.append(cand)
             if cand.accepted:
                 accepted.append(rect.corners().reshape(-1, 1, 2))
@@ -421,6 +426,37 @@ class Recognizer:
             if all(np.linalg.norm(np.subtract(d.center, k.center)) > 20 for k in kept):
                 kept.append(d)
         return kept
+
+    def _canon_vec(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+        warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS)
+        small = cv2.warpPerspective(frame, warp, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR)
+        vec = normalise(small).reshape(-1)
+        return vec / max(float(np.linalg.norm(vec)), 1e-6)
+
+    def _align(self, frame: np.ndarray, view: TableView, rect: CardRect) -> CardRect:
+        """Nudge a card hypothesis (shift and turn in the table view; its size is known) to
+        where it best matches its best template: a corner read off a rounded, noisy outline
+        can be a pixel or two and a degree or two off, enough to spoil the match."""
+
+        def at(r: CardRect) -> float:
+            quad = order_quad(view.image_points(r.corners()))
+            return float(self.templates.vectors[best] @ self._canon_vec(frame, quad))
+
+        first = self._canon_vec(frame, order_quad(view.image_points(rect.corners())))
+        best = int(np.argmax(_matvec(self.templates.vectors, first)))
+        score = at(rect)
+        step, turn = 2.0, np.radians(2.0)
+        while step >= 0.25:
+            improved = False
+            for dx, dy, dt in ((step, 0, 0), (-step, 0, 0), (0, step, 0), (0, -step, 0),
+                               (0, 0, turn), (0, 0, -turn)):
+                moved = rect.moved(dx, dy, dt)
+                s = at(moved)
+                if s > score:
+                    rect, score, improved = moved, s, True
+            if not improved:
+                step, turn = step / 2, turn / 2
+        return rect
 
     def _quick_score(self, frame: np.ndarray, quad: np.ndarray) -> float:
         """Best correlation at the small search size: cheap, for fitting a card's extent."""

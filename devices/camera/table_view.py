@@ -36,6 +36,15 @@ class CardRect:
         c, u, v = self.corner, self.u * self.lu, self.v * self.lv
         return np.array([c, c + u, c + u + v, c + v], np.float32)
 
+    def moved(self, dx: float, dy: float, turn: float) -> CardRect:
+        """The same card shifted by (dx, dy) view pixels and turned by `turn` radians about
+        its centre."""
+        c, s = np.cos(turn), np.sin(turn)
+        rot = np.array([[c, -s], [s, c]])
+        u, v = rot @ self.u, rot @ self.v
+        centre = self.centre + np.array([dx, dy])
+        return CardRect(centre - (u * self.lu + v * self.lv) / 2, u, v, self.lu, self.lv)
+
     @property
     def long_axis(self) -> np.ndarray:
         return self.u if self.lu >= self.lv else self.v
