@@ -377,40 +377,53 @@ def total_balance(tx: Tx) -> int:
 
 class _Writer:
     """Collects the rows of one batch, then writes them with two executemany statements: the
-    movement rows (legs included) and the balance updates (one per account touched)."""
+    movement rows (legs included) and the balance updates (one per account touched).
+
+    Legs are summed per player (available and held) and for the house and the cash desk, so a
+    tick of bets builds account ids once per player, not per bet."""
+
+    __slots__ = ("cash", "held", "house", "player", "rows", "ts", "tx")
 
     def __init__(self, tx: Tx) -> None:
         self.tx = tx
         self.ts = tx.now_ts()
         self.rows: list[tuple[Any, ...]] = []
-        self.deltas: dict[str, int] = defaultdict(int)
+        self.player: dict[str, int] = defaultdict(int)
+        self.held: dict[str, int] = defaultdict(int)
+        self.house = 0
+        self.cash = 0
 
-    def add(self, request: Request, *, player_id: str, amount: int, payout: int | None,
-            reservation_id: str | None, closes: int | None, round_id: str | None,
+    def add(self, mid: str, kind: str, round_id: str | None, player_id: str,
+            closes: int | None, reservation_id: str | None, amount: int, payout: int | None,
             balance_after: int, player_leg: int, held_leg: int, house_leg: int = 0,
             cash_leg: int = 0) -> Movement:
-        mid, kind = request.movement_id, request.kind
+        """Write one movement (positional arguments: this runs once per bet)."""
+        ts = self.ts
         self.rows.append((mid, kind, round_id, player_id, closes, amount, payout, balance_after,
-                          self.ts, player_leg, held_leg, house_leg, cash_leg))
-        deltas = self.deltas
-        if player_leg:
-            deltas[player_account(player_id)] += player_leg
-        if held_leg:
-            deltas[held_account(player_id)] += held_leg
-        if house_leg:
-            deltas[HOUSE_ACCOUNT] += house_leg
-        if cash_leg:
-            deltas[CASH_ACCOUNT] += cash_leg
+                          ts, player_leg, held_leg, house_leg, cash_leg))
+        self.player[player_id] += player_leg
+        self.held[player_id] += held_leg
+        self.house += house_leg
+        self.cash += cash_leg
         return Movement(mid, kind, player_id, amount, payout, reservation_id, round_id,
-                        balance_after, self.ts)
+                        balance_after, ts)
 
     def flush(self) -> None:
         conn = self.tx.conn
         bulk.insert_rows(conn, "ledger_movement", _MOV_INSERT_COLUMNS, self.rows)
+        updates = [(v, f"{PLAYER}:{p}") for p, v in self.player.items() if v]
+        updates += [(v, f"{PLAYER}:{p}:{HELD}") for p, v in self.held.items() if v]
+        if self.house:
+            updates.append((self.house, HOUSE_ACCOUNT))
+        if self.cash:
+            updates.append((self.cash, CASH_ACCOUNT))
+        updates.sort(key=_second)  # the order the accounts were locked in
         bulk.execute_many(
-            conn, "UPDATE ledger_account SET balance = balance + {p} WHERE id = {p}",
-            [(v, k) for k, v in sorted(self.deltas.items()) if v != 0],
-        )
+            conn, "UPDATE ledger_account SET balance = balance + {p} WHERE id = {p}", updates)
+
+
+def _second(row: tuple[Any, ...]) -> Any:
+    return row[1]
 
 
 def _ensure_accounts(tx: Tx, accounts: Mapping[str, tuple[str, str | None]]) -> None:
@@ -505,6 +518,7 @@ def reserve_many(tx: Tx, requests: Sequence[Reserve]) -> list[ReserveOutcome]:
             units.append(by_group[group])
 
     writer = _Writer(tx)
+    add = writer.add
     applied: dict[str, Movement] = {}
     for unit in units:
         if len(unit) == 1 and not previous and requests[unit[0]].movement_id not in applied:
@@ -512,17 +526,16 @@ def reserve_many(tx: Tx, requests: Sequence[Reserve]) -> list[ReserveOutcome]:
             i = unit[0]
             req = requests[i]
             pid, amount = req.player_id, req.amount
-            acc = player_account(pid)
+            acc = f"{PLAYER}:{pid}"
             have = available.get(acc, 0)
             if amount > have:
                 outcomes[i] = ReserveOutcome(req, None, _insufficient(pid, amount, have,
                                                                       req.movement_id))
                 continue
-            available[acc] = have - amount
-            mov = writer.add(req, player_id=pid, amount=amount, payout=None,
-                             reservation_id=None, closes=None, round_id=req.round_id,
-                             balance_after=have - amount, player_leg=-amount, held_leg=amount)
-            applied[mov.id] = mov
+            left = available[acc] = have - amount
+            mov = add(req.movement_id, "reserve", req.round_id, pid, None, None, amount, None,
+                      left, -amount, amount)
+            applied[req.movement_id] = mov
             outcomes[i] = ReserveOutcome(req, mov)
             continue
         try:
@@ -539,9 +552,8 @@ def reserve_many(tx: Tx, requests: Sequence[Reserve]) -> list[ReserveOutcome]:
             pid, amount = req.player_id, req.amount
             acc = player_account(pid)
             left = available[acc] = available[acc] - amount
-            mov = writer.add(req, player_id=pid, amount=amount, payout=None,
-                             reservation_id=None, closes=None, round_id=req.round_id,
-                             balance_after=left, player_leg=-amount, held_leg=amount)
+            mov = add(req.movement_id, "reserve", req.round_id, pid, None, None, amount, None,
+                      left, -amount, amount)
             applied[mov.id] = mov
             outcomes[i] = ReserveOutcome(req, mov)
     writer.flush()
@@ -665,30 +677,31 @@ def _close_many(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
         lock=True,
     )
     writer = _Writer(tx)
+    add = writer.add
+    house = bal.get(HOUSE_ACCOUNT, 0)
     for req in fresh:
-        res = reservations[req.reservation_id]
+        mid, res_id = req.movement_id, req.reservation_id
+        res = reservations[res_id]
         pid, stake = res.player_id, res.amount
-        acc, held = player_account(pid), held_account(pid)
+        acc, held = f"{PLAYER}:{pid}", f"{PLAYER}:{pid}:{HELD}"
         held_before = bal.get(held, 0)
         if held_before < stake:  # cannot happen unless the books were edited by hand
             raise LedgerError("ledger.inconsistent",
-                              f"held account of {pid!r} is below the reservation "
-                              f"{req.reservation_id!r}", req.movement_id)
+                              f"held account of {pid!r} is below the reservation {res_id!r}",
+                              mid)
         bal[held] = held_before - stake
         if type(req) is Post:
             payout = req.payout
             # One leg per account: the house nets the stake it takes and the payout it gives.
             house_leg = stake - payout
-            bal[HOUSE_ACCOUNT] += house_leg
+            house += house_leg
+            after = bal[acc] = bal.get(acc, 0) + payout
+            results[mid] = add(mid, "post", res.round_id, pid, res.seq, res_id, stake, payout,
+                               after, payout, -stake, house_leg)
         else:
-            payout, house_leg = None, 0
-        player_leg = stake if payout is None else payout
-        after = bal[acc] = bal.get(acc, 0) + player_leg
-        results[req.movement_id] = writer.add(
-            req, player_id=pid, amount=stake, payout=payout, reservation_id=req.reservation_id,
-            closes=res.seq, round_id=res.round_id, balance_after=after, player_leg=player_leg,
-            held_leg=-stake, house_leg=house_leg,
-        )
+            after = bal[acc] = bal.get(acc, 0) + stake
+            results[mid] = add(mid, "release", res.round_id, pid, res.seq, res_id, stake, None,
+                               after, stake, -stake)
     writer.flush()
     return [results[r.movement_id] for r in requests]
 
@@ -737,10 +750,8 @@ def _cash_many(tx: Tx, requests: Sequence[Credit | Debit]) -> list[Movement]:
         bal[acc] += leg
         bal[CASH_ACCOUNT] -= leg
         results[req.movement_id] = writer.add(
-            req, player_id=req.player_id, amount=req.amount, payout=None, reservation_id=None,
-            closes=None, round_id=None, balance_after=bal[acc], player_leg=leg, held_leg=0,
-            cash_leg=-leg,
-        )
+            req.movement_id, req.kind, None, req.player_id, None, None, req.amount, None,
+            bal[acc], leg, 0, 0, -leg)
     writer.flush()
     return [results[r.movement_id] for r in requests]
 

@@ -6,7 +6,6 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
 
 from studio import ledger as L
 from studio.storage import StorageError, Store
@@ -28,8 +27,26 @@ def test_sqlite_file_runs_in_wal_mode_with_full_sync_and_foreign_keys(tmp_path: 
     assert pragma(store, "journal_mode") == "wal"
     assert pragma(store, "synchronous") == 2  # FULL
     assert pragma(store, "foreign_keys") == 1
+    assert pragma(store, "page_size") == 2048
     assert (tmp_path / "studio.db-wal").exists()
     store.dispose()
+
+
+def test_checkpoints_run_in_the_background_and_commits_stay_durable(sqlite_url: str) -> None:
+    store = Store.open(sqlite_url)
+    assert store.checkpointer is not None
+    assert pragma(store, "wal_autocheckpoint") == 16_384  # the backstop, not 1000
+    with store.transaction() as tx:
+        L.credit(tx, "c1", "alice", 100)
+    busy, wal_pages, copied = store.checkpointer.checkpoint()
+    assert busy == 0 and wal_pages > 0 and copied == wal_pages
+    store.dispose()  # stops the thread
+    assert store.checkpointer._thread is not None and not store.checkpointer._thread.is_alive()
+    again = Store.open(sqlite_url, background_checkpoint=False)
+    assert again.checkpointer is None and pragma(again, "wal_autocheckpoint") == 1000
+    with again.reader() as tx:
+        assert L.balance(tx, "alice").available == 100
+    again.dispose()
 
 
 def test_synchronous_can_be_relaxed_or_is_refused_when_unknown(sqlite_url: str) -> None:
@@ -132,6 +149,16 @@ def test_answers_in_batches(store: Store) -> None:
     with pytest.raises(StorageError) as err, store.transaction() as tx:
         remember_many(tx, [("a", "new", 1), ("a", "new", 2)])
     assert err.value.code == "idempotency.already_answered"
+
+
+def test_recall_then_remember_still_refuses_a_second_answer(store: Store) -> None:
+    with store.transaction() as tx:
+        assert recall_many(tx, [("a", "k1"), ("a", "k2")]) == {}
+        remember_many(tx, [("a", "k1", {"n": 1})])
+        with pytest.raises(StorageError) as err:
+            remember_many(tx, [("a", "k2", {"n": 2}), ("a", "k1", {"n": 3})])
+        assert err.value.code == "idempotency.already_answered"
+        assert recall_many(tx, [("a", "k1"), ("a", "k2")]) == {("a", "k1"): {"n": 1}}
 
 
 @pytest.mark.parametrize(("actor", "key", "answer", "code"), [

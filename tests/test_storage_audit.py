@@ -130,6 +130,26 @@ def test_books_edited_by_hand_are_found(store: Store) -> None:
     }
 
 
+def test_legs_rewritten_by_hand_are_found(store: Store) -> None:
+    """Balanced legs that are not those of their movement's kind (the CHECK constraint only
+    proves a movement balances), written by someone who dropped the append-only triggers."""
+    a_session(store)
+    with store.engine.begin() as conn:
+        if conn.dialect.name == "sqlite":
+            conn.execute(text("DROP TRIGGER ledger_movement_no_update"))
+        else:
+            conn.execute(text("DROP TRIGGER ledger_movement_no_change ON ledger_movement"))
+        conn.execute(text("UPDATE ledger_movement SET player_leg = player_leg + 5, "
+                          "cash_leg = cash_leg - 5 WHERE kind = 'credit' AND player_id = 'bob'"))
+    with store.reader() as tx:
+        problems = verify_ledger(tx)[0]
+    assert {(p.code, p.account_id) for p in problems} == {
+        ("audit.ledger_legs", None),
+        ("audit.ledger_balance", "player:bob"),
+        ("audit.ledger_balance", "cash"),
+    }
+
+
 # --- the command ------------------------------------------------------------------------------
 
 

@@ -3,6 +3,11 @@
 The table actor answers a player or dealer command, and in the same transaction as the
 command's effects calls `remember`; a repeat of the command finds the answer with `recall` and
 returns it unchanged, doing nothing else. Batch forms serve a tick of bets in one round trip.
+
+`remember_many` refuses a key that already has an answer. The keys `recall_many` found
+unanswered in this transaction are remembered in ``tx.cache``, so the usual "recall, then
+remember" costs one lookup per key, not two (the primary key still backs the rule).
+Answers are stored as compact JSON, not canonical: nothing hashes them.
 """
 
 from __future__ import annotations
@@ -15,10 +20,11 @@ from sqlalchemy import select
 
 from studio.storage import bulk
 from studio.storage.engine import StorageError, Tx
-from studio.storage.event_log import canonical_json
 from studio.storage.models import IdempotencyRecord
 
 _T = IdempotencyRecord.__table__
+_ABSENT = "idempotency.absent"  # tx.cache: keys recall_many found without an answer
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _check_key(actor: str, key: str) -> None:
@@ -31,7 +37,7 @@ def _encode(answer: Any) -> str:
         raise StorageError("idempotency.invalid_answer", "None cannot be remembered (it means "
                            "'no answer yet' to recall)")
     try:
-        return canonical_json(answer)
+        return _ENCODER.encode(answer)
     except (TypeError, ValueError) as e:
         raise StorageError("idempotency.invalid_answer", f"answer is not JSON: {e}") from None
 
@@ -55,11 +61,14 @@ def remember_many(tx: Tx, items: Iterable[tuple[str, str, Any]]) -> None:
         rows.append((actor, key, _encode(answer), ts))
     if not rows:
         return
-    existing = recall_many(tx, [(r[0], r[1]) for r in rows])
+    absent: set[tuple[str, str]] = tx.cache.get(_ABSENT, set())
+    unknown = [k for k in seen if k not in absent]
+    existing = recall_many(tx, unknown) if unknown else {}
     if existing:
         (actor, key), _ = next(iter(existing.items()))
         raise StorageError("idempotency.already_answered", f"{actor}/{key} already has an answer")
     bulk.insert_rows(tx.conn, "idempotency_record", ("actor", "key", "answer", "created_at"), rows)
+    absent.difference_update(seen)
 
 
 def recall(tx: Tx, actor: str, key: str) -> Any | None:
@@ -77,4 +86,6 @@ def recall_many(tx: Tx, keys: Sequence[tuple[str, str]]) -> Mapping[tuple[str, s
         _check_key(actor, key)
     rows = bulk.select_by_pairs(tx.conn, "idempotency_record", ("actor", "key", "answer"),
                                 ("actor", "key"), list(keys))
-    return {(actor, key): json.loads(answer) for actor, key, answer in rows}
+    found = {(actor, key): json.loads(answer) for actor, key, answer in rows}
+    tx.cache.setdefault(_ABSENT, set()).update(k for k in keys if k not in found)
+    return found

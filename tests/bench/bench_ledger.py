@@ -1,19 +1,27 @@
 """Benchmark: the ledger under one full betting window and one settlement.
 
     .venv/bin/python -m tests.bench.bench_ledger [--players 10000] [--tick-ms 10]
-        [--rate 20000] [--big-tick 1000] [--baseline 1000] [--synchronous FULL]
-        [--database URL]
+        [--rate 20000] [--big-tick 1000] [--baseline 1000] [--bets-per-command 1]
+        [--synchronous FULL] [--database URL]
 
-What the table does per tick, in ONE transaction: recall the idempotency keys of the commands,
-`reserve_many` the bets, append one ``BetPlaced`` event per bet, remember each command's answer.
-Bets arrive at ``--rate`` bets/s, so a tick of ``--tick-ms`` carries rate*tick bets (200 by
-default: 20,000 bets/s in 10 ms ticks); 10,000 players x 3 bets (main, Partita Perfetta, Mano
-di Poker) = 30,000 bets, in shuffled arrival order. We report the bets/s sustained and the
-per-tick commit latency (p50/p99), for those ticks and for bigger ones; then bets arriving at
-``--rate`` with group commit (each transaction takes all bets that arrived while the previous
-one committed), reporting how long a bet waits for its acknowledgement. Then we settle all 30,000 reservations in one transaction
-(``settle_many`` + one ``BetSettled`` event per bet) and report the time. The baseline, in the
-same run, is the same tick work done with one transaction per bet, on a smaller sample.
+What the table does per tick, in ONE transaction (studio/table/actor.py, ``_bet_batch``): recall
+the idempotency key of each command, `reserve_many` the command's bets (one ``group`` per
+command), append ONE ``bets_placed`` event for the whole tick, read the players' balances for the
+answers, remember ONE answer per command. 10,000 players x 3 bets (main, Partita Perfetta, Mano
+di Poker) = 30,000 bets in shuffled arrival order; ``--bets-per-command`` bets travel in one
+command (1 by default: the hardest case, one idempotency row per bet).
+
+Phases, each on a fresh database with every player credited, reported with wall AND CPU time
+(the machine is shared: CPU time is what the code costs, wall time what this run got):
+
+- baseline: the same pipeline with one transaction per command, on ``--baseline`` bets;
+- fixed ticks of rate*tick bets (200 by default: 20,000 bets/s in 10 ms ticks) and of
+  ``--big-tick``: bets/s and the per-tick commit latency p50/p99;
+- paced arrival at ``--rate`` with group commit: each transaction takes every bet that arrived
+  while the previous one committed; a bet's ack latency is its commit time minus its arrival;
+- settlement: from the dealer's last card to every balance updated: ``settle_many`` of all
+  30,000 reservations (posts, and voided Mano di Poker) and one ``player_settled`` event per
+  player, in one transaction.
 
 Default database: a fresh SQLite file (WAL, synchronous=FULL) in a temporary directory.
 """
@@ -42,7 +50,11 @@ ROUND = "sem-live-1:000001"
 SIDES = ("main", "pp", "mdp")
 
 
-def make_bets(players: int, seed: int = 7) -> list[tuple[str, str, int]]:
+Bet = tuple[str, str, int]  # (bet id, player, stake in cents)
+Command = tuple[str, str, list[Bet]]  # (command key, player, its bets)
+
+
+def make_bets(players: int, seed: int = 7) -> list[Bet]:
     """(bet id, player, stake in cents) in a shuffled arrival order."""
     rng = random.Random(seed)
     bets = [(f"p{i:05d}:{side}", f"p{i:05d}", rng.choice((100, 200, 500, 1_000, 2_500)))
@@ -51,24 +63,50 @@ def make_bets(players: int, seed: int = 7) -> list[tuple[str, str, int]]:
     return bets
 
 
-def tick(store: Store, bets: list[tuple[str, str, int]], round_id: str) -> int:
+def make_commands(bets: list[Bet], per_command: int) -> list[Command]:
+    """Bets grouped into commands of ``per_command`` bets of one player, in arrival order of
+    each command's first bet."""
+    by_player: dict[str, list[Bet]] = {}
+    for b in bets:
+        by_player.setdefault(b[1], []).append(b)
+    out: list[Command] = []
+    taken: dict[str, int] = {}
+    for b in bets:
+        n = taken.get(b[1], 0)
+        mine = by_player[b[1]]
+        if n % per_command == 0:
+            group = mine[n : n + per_command]
+            out.append((f"cmd:{group[0][0]}", b[1], group))
+        taken[b[1]] = n + 1
+    return out
+
+
+def tick(store: Store, commands: list[Command], round_id: str) -> int:
     """One tick of the table: the whole pipeline in one transaction; returns bets accepted."""
     with store.transaction() as tx:
-        keys = [(f"player:{player}", f"cmd:{round_id}:{bet}") for bet, player, _ in bets]
+        keys = [(f"player:{player}", f"{round_id}:{key}") for key, player, _ in commands]
         seen = recall_many(tx, keys)
-        fresh = [b for b, k in zip(bets, keys, strict=True) if k not in seen]
-        outcomes = L.reserve_many(
-            tx, [L.Reserve(f"{round_id}:{bet}", player, amount, round_id)
-                 for bet, player, amount in fresh])
-        accepted = [(b, o) for b, o in zip(fresh, outcomes, strict=True) if o.ok]
-        tx.append_events([NewEvent(TABLE, "BetPlaced",
-                                   {"bet": bet, "player": player, "amount": amount}, round_id)
-                          for (bet, player, amount), _ in accepted])
-        remember_many(tx, [(f"player:{b[1]}", f"cmd:{round_id}:{b[0]}",
-                            {"ok": o.ok, "balance": o.movement.balance_after if o.movement
-                             else None, "error": o.error.code if o.error else None})
-                           for b, o in zip(fresh, outcomes, strict=True)])
-    return len(accepted)
+        fresh = [c for c, k in zip(commands, keys, strict=True) if k not in seen]
+        requests = [L.Reserve(f"{round_id}/{bet}/reserve", player, amount, round_id, group=key)
+                    for key, player, bets in fresh for bet, _, amount in bets]
+        outcomes = L.reserve_many(tx, requests)
+        placed = [{"placement_id": r.movement_id, "player": r.player_id, "amount": r.amount}
+                  for r, o in zip(requests, outcomes, strict=True) if o.ok]
+        tx.append_events([NewEvent(TABLE, "bets_placed", {"bets": placed}, round_id)])
+        bal = L.balances(tx, {player for _, player, _ in fresh})
+        answers = []
+        k = 0
+        for key, player, bets in fresh:
+            mine = outcomes[k : k + len(bets)]
+            k += len(bets)
+            b = bal[player]
+            error = mine[0].error
+            answers.append((f"player:{player}", f"{round_id}:{key}",
+                            {"ok": True, "balance": {"available": b.available,
+                                                     "reserved": b.reserved}}
+                            if error is None else {"ok": False, "error": error.code}))
+        remember_many(tx, answers)
+    return len(placed)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -103,39 +141,45 @@ def fresh_store(args: argparse.Namespace, workdir: Path, name: str,
     return store, url, cleanup
 
 
-def fixed_ticks(store: Store, bets: list[tuple[str, str, int]], per_tick: int
+def count_bets(commands: list[Command]) -> int:
+    return sum(len(c[2]) for c in commands)
+
+
+def fixed_ticks(store: Store, commands: list[Command], per_tick: int
                 ) -> tuple[float, float, list[float]]:
-    """All bets in ticks of ``per_tick``: (wall s, CPU s, per-tick latencies)."""
+    """All commands in ticks of ``per_tick`` commands: (wall s, CPU s, per-tick latencies)."""
     latencies: list[float] = []
     wall, cpu = time.perf_counter(), time.process_time()
-    for i in range(0, len(bets), per_tick):
+    for i in range(0, len(commands), per_tick):
+        batch = commands[i : i + per_tick]
         t = time.perf_counter()
-        assert tick(store, bets[i : i + per_tick], ROUND) == len(bets[i : i + per_tick])
+        assert tick(store, batch, ROUND) == count_bets(batch)
         latencies.append(time.perf_counter() - t)
     return time.perf_counter() - wall, time.process_time() - cpu, latencies
 
 
-def paced(store: Store, bets: list[tuple[str, str, int]], rate: float, min_tick: float,
-          ) -> tuple[float, list[float], list[int]]:
-    """Bets arrive at ``rate``/s; each transaction takes every bet that has arrived (group
-    commit: while one commit runs, the next batch gathers). Returns (wall s, ack latency of
-    each bet = its commit time minus its arrival time, batch sizes)."""
+def paced(store: Store, commands: list[Command], rate: float, min_tick: float,
+          ) -> tuple[float, float, list[float], list[int]]:
+    """Commands arrive at ``rate``/s; each transaction takes every command that has arrived
+    (group commit: while one commit runs, the next batch gathers). Returns (wall s, CPU s,
+    ack latency of each command = its commit time minus its arrival time, batch sizes)."""
     acks: list[float] = []
     sizes: list[int] = []
     done = 0
+    cpu = time.process_time()
     start = time.perf_counter()
-    while done < len(bets):
+    while done < len(commands):
         now = time.perf_counter() - start
-        arrived = min(len(bets), int(now * rate) + 1)
+        arrived = min(len(commands), int(now * rate) + 1)
         if arrived <= done or now < len(sizes) * min_tick:
             time.sleep(max(min_tick / 4, (done + 1) / rate - now))  # a benchmark may wait
             continue
-        tick(store, bets[done:arrived], ROUND)
+        tick(store, commands[done:arrived], ROUND)
         end = time.perf_counter() - start
         acks.extend(end - k / rate for k in range(done, arrived))
         sizes.append(arrived - done)
         done = arrived
-    return time.perf_counter() - start, acks, sizes
+    return time.perf_counter() - start, time.process_time() - cpu, acks, sizes
 
 
 def main() -> None:
@@ -144,6 +188,7 @@ def main() -> None:
     ap.add_argument("--rate", type=int, default=20_000, help="bets/s arriving at the table")
     ap.add_argument("--tick-ms", type=float, default=10.0)
     ap.add_argument("--baseline", type=int, default=1_000, help="bets, one transaction each")
+    ap.add_argument("--bets-per-command", type=int, default=1, choices=(1, 2, 3))
     ap.add_argument("--synchronous", default="FULL", help="SQLite: FULL (default) or NORMAL")
     ap.add_argument("--database", help="PostgreSQL URL (a schema per phase; default: a new "
                     "temporary SQLite file per phase)")
@@ -155,78 +200,91 @@ def main() -> None:
 
 def run(args: argparse.Namespace, workdir: Path) -> None:
     bets = make_bets(args.players)
+    per_cmd = args.bets_per_command
+    commands = make_commands(bets, per_cmd)
     players = sorted({p for _, p, _ in bets})
     per_tick = max(1, int(args.rate * args.tick_ms / 1000))
-    shown = ""
+    n = len(bets)
+    print(f"{n} bets ({len(players)} players x {len(SIDES)}) in {len(commands)} commands of "
+          f"{per_cmd} bet(s)")
 
+    # Baseline: one transaction per command, same pipeline, on a sample.
+    store, url, cleanup = fresh_store(args, workdir, "baseline", players)
+    shown = make_url(url).render_as_string(hide_password=True)
+    sync = f", synchronous={args.synchronous.upper()}" if "sqlite" in url else ""
+    print(f"database: {shown}{sync}")
+    try:
+        sample = commands[: max(1, args.baseline // per_cmd)]
+        wall, cpu, lat = fixed_ticks(store, sample, 1)
+    finally:
+        store.dispose()
+        cleanup()
+    one_rate = count_bets(sample) / wall
+    print(f"baseline, one transaction per command: {count_bets(sample)} bets in {wall:.2f} s = "
+          f"{one_rate:,.0f} bets/s (CPU {cpu:.2f} s = {1e6 * cpu / count_bets(sample):.0f} us "
+          f"per bet); commit p50 {1000 * percentile(lat, 50):.1f} ms, "
+          f"p99 {1000 * percentile(lat, 99):.1f} ms")
+
+    tick_rate = 0.0
     for size in (per_tick, args.big_tick):
         store, url, cleanup = fresh_store(args, workdir, f"ticks{size}", players)
-        shown = make_url(url).render_as_string(hide_password=True)
-        if size == per_tick:
-            sync = f", synchronous={args.synchronous.upper()}" if "sqlite" in url else ""
-            print(f"database: {shown}{sync}")
         try:
-            wall, cpu, lat = fixed_ticks(store, bets, size)
+            wall, cpu, lat = fixed_ticks(store, commands, max(1, size // per_cmd))
         finally:
             store.dispose()
             cleanup()
-        print(f"reserve {len(bets)} bets ({len(players)} players x {len(SIDES)}) in ticks of "
-              f"{size}: {wall:.2f} s = {len(bets) / wall:,.0f} bets/s (CPU {cpu:.2f} s); "
+        print(f"ticks of {size} bets: {wall:.2f} s = {n / wall:,.0f} bets/s (CPU {cpu:.2f} s = "
+              f"{1e6 * cpu / n:.0f} us per bet, {n / cpu:,.0f} bets per CPU second); "
               f"per-tick commit p50 {1000 * percentile(lat, 50):.1f} ms, "
               f"p99 {1000 * percentile(lat, 99):.1f} ms")
-        if size == per_tick:
-            tick_rate = len(bets) / wall
+        tick_rate = tick_rate or n / wall
+    print(f"ratio: ticks of {per_tick} bets accept {tick_rate / one_rate:.1f}x the bets/s of "
+          "one transaction per command")
 
     store, url, cleanup = fresh_store(args, workdir, "paced", players)
     try:
-        wall, acks, sizes = paced(store, bets, args.rate, args.tick_ms / 1000)
+        wall, cpu, acks, sizes = paced(store, commands, args.rate / per_cmd,
+                                       args.tick_ms / 1000)
     finally:
         store.dispose()
         cleanup()
     print(f"paced arrival at {args.rate:,} bets/s, group commit (each transaction takes every "
-          f"bet arrived, at most one per {args.tick_ms:g} ms): {len(bets) / wall:,.0f} bets/s; "
-          f"{len(sizes)} commits of {statistics.mean(sizes):.0f} bets on average "
-          f"(max {max(sizes)}); bet acknowledged after p50 {1000 * percentile(acks, 50):.0f} ms, "
-          f"p99 {1000 * percentile(acks, 99):.0f} ms")
+          f"command arrived, at most one per {args.tick_ms:g} ms): {n / wall:,.0f} bets/s "
+          f"(CPU {cpu:.2f} s); {len(sizes)} commits of {per_cmd * statistics.mean(sizes):.0f} "
+          f"bets on average (max {per_cmd * max(sizes)}); ack after p50 "
+          f"{1000 * percentile(acks, 50):.1f} ms, p99 {1000 * percentile(acks, 99):.1f} ms")
 
     store, url, cleanup = fresh_store(args, workdir, "settle", players)
     try:
-        for i in range(0, len(bets), args.big_tick):
-            tick(store, bets[i : i + args.big_tick], ROUND)
-        settle_s = settle(store, bets)
-        sample = make_bets(max(1, args.baseline // len(SIDES)), seed=99)
-        t = time.perf_counter()
-        for b in sample:
-            tick(store, [b], "sem-live-1:000002")
-        one_s = time.perf_counter() - t
+        for i in range(0, len(commands), max(1, args.big_tick // per_cmd)):
+            tick(store, commands[i : i + max(1, args.big_tick // per_cmd)], ROUND)
+        wall, cpu = settle(store, bets)
     finally:
         store.dispose()
         cleanup()
-    print(f"settle {len(bets)} reserved bets in one transaction (posts and voids, one event "
-          f"per bet): {settle_s:.3f} s ({len(bets) / settle_s:,.0f} bets/s)")
-    one_rate = len(sample) / one_s
-    print(f"baseline: {len(sample)} bets, one transaction per bet: {one_s:.2f} s = "
-          f"{one_rate:,.0f} bets/s ({1000 * one_s / len(sample):.2f} ms per bet)")
-    print(f"ratio: ticks of {per_tick} accept {tick_rate / one_rate:.1f}x the bets/s of one "
-          "transaction per bet")
+    print(f"settle {n} reserved bets in one transaction (posts, 5% voided; one player_settled "
+          f"event per player): {wall:.3f} s (CPU {cpu:.3f} s) = {n / wall:,.0f} bets/s")
 
 
-def settle(store: Store, bets: list[tuple[str, str, int]]) -> float:
-    """Settle every reservation of the round at once; returns the seconds it took."""
+def settle(store: Store, bets: list[Bet]) -> tuple[float, float]:
+    """Settle every reservation of the round at once, as the table does after the dealer's
+    last card; returns (wall s, CPU s) until every balance is updated (committed)."""
     rng = random.Random(11)
+    wall, cpu = time.perf_counter(), time.process_time()
     requests: list[L.Post | L.Release] = []
-    for bet, _, amount in bets:
-        res = f"{ROUND}:{bet}"
+    results: dict[str, list[dict[str, object]]] = {}
+    for bet, player, amount in bets:
+        res = f"{ROUND}/{bet}/reserve"
         roll = rng.random()
-        requests.append(L.Release(f"{res}:void", res) if roll < 0.05 else
-                        L.Post(f"{res}:post", res, 0 if roll < 0.55 else 2 * amount))
-    t = time.perf_counter()
+        payout = None if roll < 0.05 else 0 if roll < 0.55 else 2 * amount
+        requests.append(L.Release(f"{ROUND}/{bet}/refund", res) if payout is None else
+                        L.Post(f"{ROUND}/{bet}/settle", res, payout))
+        results.setdefault(player, []).append({"bet": bet, "returned": payout})
     with store.transaction() as tx:
         L.settle_many(tx, requests)
-        tx.append_events([NewEvent(TABLE, "BetSettled", {"bet": r.reservation_id,
-                                   "payout": getattr(r, "payout", None)}, ROUND)
-                          for r in requests])
-    seconds = time.perf_counter() - t
+        tx.append_events([NewEvent(TABLE, "player_settled", {"player": p, "bets": r}, ROUND)
+                          for p, r in results.items()])
+    seconds = time.perf_counter() - wall, time.process_time() - cpu
     with store.reader() as tx:
         assert L.total_balance(tx) == 0 and L.open_reservations(tx) == []
     return seconds
@@ -234,5 +292,3 @@ def settle(store: Store, bets: list[tuple[str, str, int]]) -> float:
 
 if __name__ == "__main__":
     main()
-
-
