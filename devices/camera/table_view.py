@@ -154,9 +154,9 @@ def card_hypotheses(mask: np.ndarray, card_w: float, card_h: float,
             u = np.array([np.cos(mid), np.sin(mid)])
             v = np.array([np.cos(mid + turn), np.sin(mid + turn)])
             for lu, lv in ((card_w, card_h), (card_h, card_w)):
-                if l1 > lu * 1.08 or l2 > lv * 1.08:
-                    continue  # a side seen longer than the card's side cannot be it
-                support = min(l1 / lu, 1.0) + min(l2 / lv, 1.0)
+                # a run longer than the side may be sides of several cards in line (a fan's
+                # top edges): still a corner, but less likely this way round
+                support = sum(x / n if x <= n * 1.08 else 0.5 for x, n in ((l1, lu), (l2, lv)))
                 out.append((support, CardRect(corner, u, v, lu, lv)))
     out.sort(key=lambda x: -x[0])
     kept: list[CardRect] = []
