@@ -1,24 +1,154 @@
-"""`studio demo`: the embedded demo. Until the web server lands it plays a table simulation:
-the exact figures of Sette e Mezzo Live, then Monte Carlo rounds with best play against them.
+"""`studio demo`: the whole studio on 127.0.0.1.
+
+One Sette e Mezzo Live table whose cards come from a simulated shoe and shuffler on
+pseudo-terminals (read by the real serial readers), the table video when the streaming
+package can serve it, SQLite under var/, a demo player with credit, the dealer console and
+the technicians' page. It prints the three addresses, the demo player's link (with a token
+signed for this run) and the staff logins, then runs until Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import signal
+import uuid
+from pathlib import Path
+
+DEMO_PLAYER = "demo-player"
+DEMO_CREDIT = 100_000  # 1,000.00 EUR
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("demo", help="run the embedded demo studio on 127.0.0.1")
-    p.add_argument("--rounds", type=int, default=50_000, help="simulated rounds")
+    p = sub.add_parser("demo", help="run the whole studio on 127.0.0.1 (player, dealer, "
+                                    "technicians)")
     p.add_argument("--config", help="studio TOML (default config/studio.toml)")
+    p.add_argument("--port", type=int, default=None,
+                   help="port on 127.0.0.1 (default: the config's; 0 picks a free one)")
+    p.add_argument("--database", default=None, help="database URL (default: the config's)")
+    p.add_argument("--no-video", action="store_true", help="do not serve the table video")
+    p.add_argument("--deal-every", type=float, default=1.5,
+                   help="seconds between the simulated dealer's cards (0: deal by hand on "
+                        "the technicians' page)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from studio.commands import rtp, simulate
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(_serve(args))
+    except KeyboardInterrupt:
+        pass
+    return 0
 
-    rtp.run(argparse.Namespace(game="sette-e-mezzo-live", config=args.config, table=None,
-                               json=False))
-    print()
-    return simulate.run(argparse.Namespace(game="sette-e-mezzo-live", rounds=args.rounds,
-                                           seed=1, config=args.config, table=None, json=False))
+
+def _accounts(cfg) -> tuple[object, list[tuple[str, str, str]]]:
+    """The configured staff accounts, or a dealer and a technician made up for this run."""
+    from studio.config import WebAccount
+    from studio.web.auth import Accounts, hash_password
+
+    if cfg.web.accounts:
+        return Accounts(list(cfg.web.accounts)), []
+    made = [("dealer", "dealer", secrets.token_urlsafe(6)),
+            ("technician", "tecnico", secrets.token_urlsafe(6))]
+    return Accounts([WebAccount(username=u, role=r, password_hash=hash_password(p))
+                     for r, u, p in made]), made
+
+
+def _sqlite_dir(url: str) -> None:
+    if url.startswith("sqlite:///"):
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    from aiohttp import web
+
+    from devices.serial_link import sim_link_path
+    from studio import ledger
+    from studio.clock import SchedulerClock
+    from studio.config import load_config
+    from studio.storage import Store
+    from studio.table.actor import TableActor
+    from studio.table.hub import Hub
+    from studio.web.app import create_app
+    from studio.web.context import Studio
+    from studio.web.loop_clock import LoopClock
+    from studio.web.simulators import SimulatedDevices
+    from studio.web.tables import TableService
+
+    cfg = load_config(args.config)
+    table_cfg = cfg.first_table("sette-e-mezzo-live").model_copy(update={"card_source": "shoe"})
+    loop = asyncio.get_running_loop()
+    scheduler = SchedulerClock()
+    clock = LoopClock(scheduler, loop)
+    database = args.database or cfg.studio.database_url
+    _sqlite_dir(database)
+    store = Store.open(database)
+
+    with store.transaction() as tx:  # the demo player's credit, once per database
+        ledger.credit(tx, f"demo-credit/{DEMO_PLAYER}", DEMO_PLAYER, DEMO_CREDIT)
+        if ledger.balance(tx, DEMO_PLAYER).available < 1000:
+            ledger.credit(tx, f"demo-topup/{uuid.uuid4().hex}", DEMO_PLAYER, DEMO_CREDIT)
+
+    hub = Hub()
+    actor = TableActor(table_cfg, store, clock, hub)
+    await actor.start()
+    service = TableService(actor, clock)
+    secret = os.environ.get(cfg.web.secret_env) or secrets.token_urlsafe(32)
+    accounts, made = _accounts(cfg)
+    studio = Studio.build(cfg.web, clock, store, secret, accounts, [service])
+
+    shoe_cfg = table_cfg.devices.shoe
+    timeout = getattr(shoe_cfg, "heartbeat_timeout_s", 3.0) if shoe_cfg else 3.0
+    devices = SimulatedDevices(service, sim_link_path(table_cfg.id, "shoe").parent,
+                               heartbeat_s=1.0, heartbeat_timeout_s=timeout,
+                               auto_deal_s=args.deal_every or None, auto_shuffle=True)
+    await devices.start()
+    studio.simulators[table_cfg.id] = devices
+    await devices.new_deck()
+
+    if not args.no_video:
+        try:
+            from streaming.signalling import VideoService
+
+            studio.video[table_cfg.id] = VideoService.from_config(cfg, table_cfg.id)
+        except Exception as e:  # noqa: BLE001 - the table plays on without video
+            print(f"(no table video: {e})")
+
+    app = create_app(studio)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = cfg.studio.port if args.port is None else args.port
+    site = web.TCPSite(runner, "127.0.0.1", port)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # the real one when 0 was asked
+    base = f"http://127.0.0.1:{port}"
+    await actor.dealer("demo", "start", uuid.uuid4().hex)
+
+    token = studio.signer.player_token(DEMO_PLAYER, cfg.web.player_token_ttl_s)
+    print(f"Live studio: {table_cfg.name} ({table_cfg.id}), database {database}", flush=True)
+    print(f"  Player:      {base}/play?token={token}", flush=True)
+    print(f"  Dealer:      {base}/dealer", flush=True)
+    print(f"  Technicians: {base}/technician", flush=True)
+    for role, user, password in made:
+        print(f"  {role} login: {user} / {password}", flush=True)
+    print(f"  Simulated shoe and shuffler: {devices.shoe.path}, {devices.shuffler.path}",
+          flush=True)
+    print("Ctrl-C stops the studio.", flush=True)
+
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    print("stopping…", flush=True)
+    await runner.cleanup()
+    await devices.stop()
+    await actor.stop()
+    service.close()
+    scheduler.shutdown()
+    store.dispose()
