@@ -276,15 +276,15 @@ async def test_technician_drives_the_simulated_shoe(studio, client) -> None:
     r = await client.post("/api/staff/login", json={"username": TECHNICIAN[0],
                                                     "password": TECHNICIAN[1]})
     assert r.status == 200
-    fw = studio.devices.forwarding
+    attached = studio.devices.attached
     r = await client.post(f"/api/tables/{studio.table_id}/sim",
                           json={"device": "shoe", "action": "deal_card", "arg": "4s"})
     body = await r.json()
     assert body["ok"] and body["done"] == "dealt 4s"
-    assert "remaining" in body["simulators"]["shoe"]
+    assert body["simulators"]["shoe"]["remaining"] == 39
     assert "4s" not in str(body["simulators"]["shoe"])  # counts, never the shoe's order
-    await fw.wait_until(lambda: fw.delivered == 1)
-    await studio.actor.drain()
+    await attached.wait_until(lambda: attached.counters["cards"] == 1)
+    await attached.settle()
     assert studio.expecting() == "deal to position 2"  # the burn card went in
     r = await client.post(f"/api/tables/{studio.table_id}/sim",
                           json={"device": "shoe", "action": "fault", "arg": "explode"})
@@ -292,10 +292,18 @@ async def test_technician_drives_the_simulated_shoe(studio, client) -> None:
     r = await client.post(f"/api/tables/{studio.table_id}/sim",
                           json={"device": "shoe", "action": "fault", "arg": "badcode"})
     assert (await r.json())["ok"]
-    await fw.wait_until(lambda: fw.faults == 1)
-    await studio.actor.drain()
+    await attached.wait_until(lambda: attached.fault_counts()["serial.card_bad_code"] == 1)
+    await attached.settle()
     assert studio.actor.paused  # a device fault pauses the table and tells the dealer
     assert any("serial.card_bad_code" in a["message"] for a in studio.actor.alerts)
     r = await client.get(f"/api/tables/{studio.table_id}/devices")
-    devices = {d["device"]: d for d in (await r.json())["devices"]}
-    assert devices["shoe"]["online"] is False
+    body = await r.json()
+    devices = {d["device"]: d for d in body["devices"]}
+    assert devices["shoe"]["online"] is True and devices["shuffler"]["online"] is True
+    r = await client.get(f"/api/tables/{studio.table_id}/dealer/state")
+    view = (await r.json())["table"]
+    assert [f["code"] for f in view["device_faults"]] == ["serial.card_bad_code"]
+    # the players learn of the pause, never of its reason
+    assert studio.actor.snapshot("player:ann")["paused"]
+    _status, state = await ann.get("state")
+    assert state["table"]["paused"] == "paused"

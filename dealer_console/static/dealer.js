@@ -36,7 +36,8 @@ function render(view) {
   $("phase").textContent = rnd ? rnd.phase : "no round";
   $("paused").textContent = view.paused ? `PAUSED: ${view.paused}` : "";
   let next = "–";
-  if (view.paused) next = "Table paused: resolve, then resume";
+  if (view.dispute) next = "Shoe and camera disagree: check the card, key it in, resume";
+  else if (view.paused) next = "Table paused: resolve, then resume";
   else if (rnd && rnd.expecting) next = rnd.expecting[0].toUpperCase() + rnd.expecting.slice(1);
   else if (rnd && rnd.phase === "betting") next = "Betting is open: wait for Stop alle puntate";
   else if (rnd && rnd.phase === "decisions") next = `Players decide on position ${rnd.deciding}`;
@@ -102,12 +103,22 @@ function render(view) {
   }));
   if (!(view.devices || []).length) $("devices").replaceChildren(li("No device reported yet"));
 
-  $("alerts").replaceChildren(...(view.alerts || []).slice().reverse().map((a) => {
-    const e = li(`${time(a.at)} ${a.message}`);
-    e.className = `alert${/offline|rejected|fault|error|disagree/.test(a.code) ? " bad" : ""}`;
+  // table alerts (pauses, rejected cards, devices offline) and device faults, newest first
+  const alerts = (view.alerts || []).map((a) => ({ at: a.at, code: a.code, text: a.message }))
+    .concat((view.device_faults || []).map((f) => ({ at: f.at_wall || null, code: f.code,
+      text: `${f.device} fault ${f.code}: ${f.detail}` })));
+  if (view.dispute) {
+    alerts.push({ at: null, code: view.dispute.code,
+      text: `Shoe and camera disagree: ${view.dispute.message}` });
+  }
+  $("alerts").replaceChildren(...alerts.reverse().map((a) => {
+    const e = li(`${a.at ? `${time(a.at)} ` : ""}${a.text}`);
+    e.className = `alert${/offline|rejected|fault|error|serial|cross|disagree|card\./
+      .test(a.code) ? " bad" : ""}`;
     e.dataset.code = a.code;
     return e;
   }));
+  if (!alerts.length) $("alerts").replaceChildren(li("No alerts"));
   $("start").disabled = view.running;
   $("stop").disabled = !view.running;
   $("resume").disabled = !view.paused;

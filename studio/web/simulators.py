@@ -1,119 +1,53 @@
-"""A table's simulated shoe and shuffler, on real pseudo-terminals, read by the real readers.
+"""A table's simulated shoe and shuffler, on real pseudo-terminals, plugged into the table by
+the same devices adapter as real hardware (studio/table/devices.py).
 
 What technicians drive from their page (and the demo runs by itself): the shuffler prepares a
 fresh deck for every round and the deck goes into the shoe; the shoe deals a card when told
 (or, with auto-deal on, whenever the table expects one). The readers see the serial frames
-exactly as from real devices, and `DeviceForwarding` hands what they report to the table actor.
-
-`DeviceForwarding` is the minimal link from readers to the actor that the web layer needed before
-the devices adapter (studio/table/devices.py) existed: cards -> card_seen, a deck ready ->
-deck_ready, online/offline and faults -> device_status (a fault pauses the table). Nothing here
-exposes the order of the cards left in the shoe: `info()` says how many remain, never which.
+exactly as from real devices. Nothing here exposes the order of the cards left in the shoe:
+`info()` says how many remain, never which.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from devices.events import (
-    CardDrawn,
-    DeviceEvent,
-    DeviceFault,
-    DeviceStatus,
-    ShufflerPhase,
-    ShufflerState,
-)
 from devices.pty_pair import PtyPair
 from devices.serial_link import Clock as LinkClock
-from devices.shoe import ShoeReader
-from devices.shuffler import ShufflerReader
 from devices.sim_device import SimError
 from devices.sim_shoe import ShoeSim
 from devices.sim_shuffler import ShufflerSim
-from studio.table.actor import TableActor
+from studio.config import SerialDevice, TableDevices
+from studio.table.devices import AttachedDevices
 from studio.web.errors import WebError
 from studio.web.tables import TableService
 
 log = logging.getLogger(__name__)
 
 
-class DeviceForwarding:
-    """Reader events -> the table actor, and the devices' health -> the table service."""
-
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.actor: TableActor = service.actor
-        self.shoe: ShoeReader | None = None  # told the deck set of each deck the table opens
-        self.delivered = 0  # cards handed to the table
-        self.faults = 0  # faults reported (each pauses the table)
-        self._seen_online: set[str] = set()
-        self.last_deck_ready: str | None = None
-        self.forwarded = 0  # events of any kind handled
-        self.changed = asyncio.Condition()
-
-    async def wait_until(self, predicate: Callable[[], bool]) -> None:
-        """Until `predicate()` holds, checked after each forwarded event (tests wait on it)."""
-        async with self.changed:
-            await self.changed.wait_for(predicate)
-
-    async def __call__(self, event: DeviceEvent) -> None:
-        self._forward(event)
-        async with self.changed:
-            self.forwarded += 1
-            self.changed.notify_all()
-
-    def _forward(self, event: DeviceEvent) -> None:
-        device = event.device.rsplit("/", 1)[-1]
-        if isinstance(event, CardDrawn):
-            self.delivered += 1
-            self.actor.card_seen(event.card.code, "shoe", event.deck_set)
-        elif isinstance(event, ShufflerState):
-            if event.state is ShufflerPhase.DECK_READY and event.deck_set:
-                # The shoe reader learns the set when the ROUND opens the deck (deck_opened),
-                # so a deck shuffled during a round does not make the shoe refuse its cards.
-                self.last_deck_ready = event.deck_set
-                self.actor.deck_ready(event.deck_set)
-            elif event.state is ShufflerPhase.ERROR:
-                self.actor.device_status(device, False, f"shuffler error {event.error_code}")
-        elif isinstance(event, DeviceStatus):
-            self.service.set_device(device, event.online, event.detail)
-            if event.online and device not in self._seen_online:
-                self._seen_online.add(device)  # the first ONLINE is a start, not a return
-                return
-            self.actor.device_status(device, event.online, event.detail)
-        elif isinstance(event, DeviceFault):
-            self.faults += 1
-            self.service.set_device(device, False, f"{event.code}: {event.detail}")
-            self.actor.device_status(device, False, f"{event.code}: {event.detail}")
-
-
 class SimulatedDevices:
-    """The simulated shoe and shuffler of one table, and the readers on their ports."""
+    """The simulated shoe and shuffler of one table, and the table's devices adapter on them."""
 
     def __init__(self, service: TableService, link_dir: Path, *, heartbeat_s: float | None = 1.0,
                  heartbeat_timeout_s: float = 3.0, reader_clock: LinkClock | None = None,
-                 auto_deal_s: float | None = None, auto_shuffle: bool = True) -> None:
+                 auto_deal_s: float | None = None, auto_shuffle: bool = True,
+                 baud: int = 115200) -> None:
         table_id = service.table_id
         self.service = service
+        self.actor = service.actor
         self.shoe_link = PtyPair(link_dir / f"{table_id}-shoe")
         self.shuffler_link = PtyPair(link_dir / f"{table_id}-shuffler")
         self.shoe = ShoeSim(self.shoe_link, heartbeat_s=heartbeat_s)
         self.shuffler = ShufflerSim(self.shuffler_link, heartbeat_s=heartbeat_s)
-        link: dict[str, Any] = {"heartbeat_timeout_s": heartbeat_timeout_s}
-        if reader_clock is not None:
-            link["clock"] = reader_clock
-        self.forwarding = DeviceForwarding(service)
-        self.shoe_reader = ShoeReader(self.shoe_link.path, name=f"{table_id}/shoe",
-                                      sink=self.forwarding, **link)
-        self.forwarding.shoe = self.shoe_reader
-        self.shuffler_reader = ShufflerReader(self.shuffler_link.path,
-                                              name=f"{table_id}/shuffler",
-                                              sink=self.forwarding, **link)
+        cfg = TableDevices(shoe=SerialDevice(port=self.shoe_link.path, baud=baud),
+                           shuffler=SerialDevice(port=self.shuffler_link.path, baud=baud),
+                           cross_check_s=self.actor.cfg.devices.cross_check_s)
+        self.attached = AttachedDevices(self.actor, cfg, reader_clock=reader_clock,
+                                        heartbeat_timeout_s=heartbeat_timeout_s)
+        service.attached = self.attached
         self.auto_deal_s = auto_deal_s  # None: a technician (or a test) deals each card
         self.auto_shuffle = auto_shuffle
         self._tasks: set[asyncio.Task] = set()
@@ -124,26 +58,24 @@ class SimulatedDevices:
     async def start(self) -> None:
         await self.shoe.start()
         await self.shuffler.start()
-        await self.shoe_reader.start()
-        await self.shuffler_reader.start()
-        await self.shoe_reader.wait_port_open()
-        await self.shuffler_reader.wait_port_open()
-        self._unsubscribe = self.service.actor.hub.subscribe(self._on_table_event)
+        await self.attached.start()
+        for reader in self.attached.readers:
+            await reader.wait_port_open()
+        self._unsubscribe = self.actor.hub.subscribe(self._on_table_event)
 
     async def stop(self) -> None:
         if self._unsubscribe:
             self._unsubscribe()
         for t in list(self._tasks):
             t.cancel()
-        for reader in (self.shoe_reader, self.shuffler_reader):
-            await reader.stop()
+        await self.attached.stop()
         for sim in (self.shoe, self.shuffler):
             await sim.stop()
 
     async def new_deck(self, deck_set: str | None = None) -> str:
         """Shuffle a fresh deck; it goes into the shoe now, or when the round being dealt ends."""
         deck_set = deck_set or self.shuffler.next_set_id()
-        s = self.service.actor.state
+        s = self.actor.state
         if s is not None and not s.finished and s.phase.value != "betting":
             self._deck_waiting = deck_set  # the shoe keeps this round's deck until it ends
         else:
@@ -155,13 +87,9 @@ class SimulatedDevices:
     # -- automation (demo) ----------------------------------------------------------------
 
     def _on_table_event(self, table_id: str, audience: str, event: dict[str, Any]) -> None:
-        if table_id != self.service.table_id:
+        if table_id != self.service.table_id or audience != "public":
             return
         kind = event.get("type")
-        if kind == "deck_opened" and audience == "dealer":
-            self.shoe_reader.set_deck_set(event["deck_set"])
-        if audience != "public":
-            return
         if kind in ("round_closed", "round_voided"):
             if self._deck_waiting is not None:  # shuffled during the round: into the shoe now
                 self.shoe.load_deck(self._deck_waiting)
@@ -178,8 +106,8 @@ class SimulatedDevices:
 
     async def _auto_deal(self) -> None:
         await asyncio.sleep(self.auto_deal_s or 0)  # the dealer's hand, in the demo
-        actor = self.service.actor
-        if actor.paused or actor.state is None or actor.state.expecting() is None:
+        s = self.actor.state
+        if self.actor.paused or s is None or s.expecting() is None:
             return
         await self.shoe.deal_next()
 
@@ -216,24 +144,30 @@ class SimulatedDevices:
             if action == "fault":
                 return await self.shuffler.inject(*_fault(arg))
         if action == "auto_deal":
-            self.auto_deal_s = None if arg == "off" else float(arg or 1.5)
+            try:
+                self.auto_deal_s = None if arg == "off" else float(arg or 1.5)
+            except ValueError:
+                raise SimError("sim.bad_argument", "auto_deal takes seconds or 'off'") from None
             return "auto-deal off" if self.auto_deal_s is None else \
                 f"auto-deal every {self.auto_deal_s:g} s"
         raise SimError("sim.bad_command", f"{device} cannot {action}")
 
     def info(self) -> dict[str, Any]:
         """What a technician sees: health and counters, never the order of the cards."""
+        a = self.attached
+        online = {k.rsplit("/", 1)[-1]: v for k, v in a.online.items()}
         return {
             "auto_deal_s": self.auto_deal_s, "auto_shuffle": self.auto_shuffle,
             "shoe": {"path": self.shoe.path, "deck_set": self.shoe.deck_set,
-                     "remaining": len(self.shoe.remaining), "online": self.shoe_reader.online,
-                     "reader_deck_set": self.shoe_reader.deck_set,
-                     "faults": self.shoe_reader.fault_counts(),
-                     "cards_delivered": self.forwarding.delivered},
+                     "remaining": len(self.shoe.remaining), "online": online.get("shoe", False),
+                     "state": a.shoe_state,
+                     "reader_deck_set": a.shoe.deck_set if a.shoe else None,
+                     "faults": a.shoe.fault_counts() if a.shoe else {},
+                     "cards_delivered": a.counters["cards"]},
             "shuffler": {"path": self.shuffler.path, "decks_made": self.shuffler.decks_made,
                          "ready_deck_set": self.shuffler.ready_deck_set,
-                         "online": self.shuffler_reader.online,
-                         "faults": self.shuffler_reader.fault_counts()},
+                         "online": online.get("shuffler", False), "state": a.shuffler_state,
+                         "faults": a.shuffler.fault_counts() if a.shuffler else {}},
             "log": self.log[-20:],
         }
 
@@ -242,8 +176,3 @@ def _fault(arg: str | None) -> tuple[str, str | None]:
     """"drop 2" -> ("drop", "2")."""
     name, _, rest = (arg or "").strip().partition(" ")
     return name, rest.strip() or None
-
-
-async def close_quietly(devices: SimulatedDevices) -> None:
-    with contextlib.suppress(Exception):
-        await devices.stop()

@@ -3,7 +3,8 @@
 The actor's hub is the only source of events. `TableService` subscribes once and hands each
 event to the clients whose audience may see it, redacted for players (another player's id never
 reaches a player). It also keeps what a (re)connecting client needs but the actor's snapshot
-does not carry: the decision deadline and the devices' health.
+does not carry: the decision deadline, and the devices' health (from the table's attached
+devices, studio/table/devices.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from studio.cards import parse_cards
 from studio.clock import Clock
 from studio.games.sette_e_mezzo import Hand
 from studio.table.actor import TableActor
+from studio.table.devices import AttachedDevices
 from studio.web.history import HistoryProjection
 
 log = logging.getLogger(__name__)
@@ -70,7 +72,7 @@ class TableService:
         self.table_id = actor.table_id
         self.history = HistoryProjection(actor.store, actor.table_id)
         self.decision: dict[str, Any] | None = None  # {"position", "turn", "deadline"}
-        self.devices: dict[str, dict[str, Any]] = {}
+        self.attached: AttachedDevices | None = None  # the table's devices, once attached
         self._subscribers: list[Subscriber] = []
         self._unsubscribe = actor.hub.subscribe(self._on_event)
         self.seq = 0  # events fanned out so far (clients see it as a change counter)
@@ -121,13 +123,19 @@ class TableService:
             # the actor gives a fresh, full decision timer on resume
             self.decision = {**self.decision,
                              "deadline": self.clock.now() + self.actor.cfg.timers.decision_s}
-        elif kind == "alert" and event.get("code") in ("device.offline", "device.online"):
-            device = event.get("device") or "?"
-            self.set_device(device, event["code"] == "device.online", event.get("message", ""))
 
-    def set_device(self, device: str, online: bool, detail: str) -> None:
-        self.devices[device] = {"device": device, "online": online, "detail": detail,
-                                "at": self.clock.now()}
+    def devices_view(self) -> dict[str, Any]:
+        """The devices' health for the dealer and technicians (studio/table/devices.py)."""
+        a = self.attached
+        if a is None:
+            return {"devices": [], "device_faults": [], "dispute": None}
+        v = a.view()
+        states = {"shoe": v["shoe"], "shuffler": v["shuffler"]}
+        devices = [{"device": name.rsplit("/", 1)[-1], "online": online,
+                    "detail": states.get(name.rsplit("/", 1)[-1]) or ""}
+                   for name, online in sorted(v["online"].items())]
+        return {"devices": devices, "device_faults": v["recent_faults"][-10:],
+                "dispute": v["dispute"], "fault_counts": v["faults"]}
 
     # -- views ----------------------------------------------------------------------------
 
@@ -145,7 +153,7 @@ class TableService:
         snap["server_time"] = self.clock.now()
         snap["timers"] = self.actor.cfg.timers.model_dump()
         if audience == "dealer":
-            snap["devices"] = sorted(self.devices.values(), key=lambda d: d["device"])
+            snap.update(self.devices_view())
             snap["alerts"] = self.actor.alerts[-30:]
             snap["recent_rounds"] = self.actor.history[-10:]
         return snap

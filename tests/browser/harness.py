@@ -1,5 +1,6 @@
 """A whole studio for a test: a live table on a real SQLite file, the simulated shoe and
-shuffler on real pseudo-terminals read by the real readers, the web application, and a
+shuffler on real pseudo-terminals read by the real readers through the table's devices
+adapter (studio/table/devices.py), the web application, and a
 ManualClock for the table's timers (the betting window, decisions, inactivity).
 
 The test moves time itself (`advance`), deals real serial frames (`deal`), and waits on
@@ -103,26 +104,31 @@ class StudioHarness:
     async def close_betting(self) -> None:
         await self.advance(self.cfg.timers.betting_window_s)
 
-    async def _forwarded(self, predicate) -> None:
-        await asyncio.wait_for(self.devices.forwarding.wait_until(predicate), WAIT_S)
-        await self.actor.drain()
+    async def _handled(self, predicate) -> None:
+        """Until the devices adapter has handled what makes `predicate` true, and the table
+        has processed what followed."""
+        attached = self.devices.attached
+        await asyncio.wait_for(attached.wait_until(predicate), WAIT_S)
+        await asyncio.wait_for(attached.settle(), WAIT_S)
 
     async def new_deck(self) -> str:
         """The shuffler prepares a deck; it goes into the shoe; the table hears "deck ready"."""
         self.decks += 1
-        fw = self.devices.forwarding
         deck_set = await self.devices.new_deck(f"T{self.decks}-{uuid.uuid4().hex[:6]}")
-        await self._forwarded(lambda: fw.last_deck_ready == deck_set)
-        assert self.actor.ready_deck == deck_set
+        await self._handled(lambda: self.actor.ready_deck == deck_set)
         return deck_set
 
     async def deal(self, *codes: str) -> None:
         """Each card out of the simulated shoe, as serial frames, through the reader."""
-        fw = self.devices.forwarding
         for code in codes:
-            seen = fw.delivered + fw.faults
+            seen = self.device_inputs()
             await self.devices.shoe.deal(code)
-            await self._forwarded(lambda seen=seen: fw.delivered + fw.faults > seen)
+            await self._handled(lambda seen=seen: self.device_inputs() > seen)
+
+    def device_inputs(self) -> int:
+        """Cards and faults the devices adapter has handled so far."""
+        a = self.devices.attached
+        return a.counters["cards"] + sum(a.fault_counts().values())
 
     def expecting(self) -> str | None:
         s = self.actor.state
