@@ -18,7 +18,8 @@ from studio.cards import (
     shoe,
 )
 
-SHARED_CARDS = Path(__file__).resolve().parents[2] / "shared" / "cards"
+# The project's own copy of the scans (devices/assets/cards, from shared/cards).
+CARD_ASSETS = Path(__file__).resolve().parents[1] / "devices" / "assets" / "cards"
 
 
 def test_every_code_round_trips_and_is_unique():
@@ -78,7 +79,7 @@ def test_parse_cards_accepts_lists_and_strings():
 def test_every_forty_card_scan_exists(art):
     kind = DeckKind.FRENCH_40 if art == "french" else DeckKind.ITALIAN_40
     for c in deck(kind):
-        assert (SHARED_CARDS / art / scan_file_name(c, art)).is_file(), c
+        assert (CARD_ASSETS / art / scan_file_name(c, art)).is_file(), c
 
 
 def test_scan_names_follow_the_scan_numbering():
