@@ -62,6 +62,8 @@ class Thresholds:
     max_aspect: float = 2.8
     min_fill: float = 0.85  # a blob taken whole must fill this share of its quad
     refine_from: float = 0.45  # a calibrated hypothesis this close is aligned and judged again
+    min_quick_score: float = 0.3  # a calibrated hypothesis is judged only if it starts this close
+    max_covered: float = 0.06  # a near miss this much under named cards is not aligned
 
 
 @dataclass(frozen=True)
@@ -365,22 +367,39 @@ class Recognizer:
         w, h = card_size(self.aspect, view.scale)
         out: list[Candidate] = []
         accepted: list[np.ndarray] = []
-        rects, solid = card_hypotheses(mask, w, h, 0.5 * w * h)
-        for rect in rects:
-            centre = rect.centre.astype(np.float32)
-            if any(cv2.pointPolygonTest(a, (float(centre[0]), float(centre[1])), False) >= 0
-                   for a in accepted):
-                continue  # a card already named here
-            if not filled(solid, rect):
-                continue
-            quad = order_quad(view.image_points(rect.corners()))
-            cand = self._judge(frame, quad)
-            if not cand.accepted and cand.label != BACK and cand.score >= th.refine_from:
-                rect = self._align(frame, view, rect)
-                cand = self._judge(frame, order_quad(view.image_points(rect.corners())))
+        near_misses: list[CardRect] = []
+
+        def taken(rect: CardRect, share: float) -> bool:
+            """Overlaps a named card by more than this share of a card (a centre inside
+            one, at share 0)."""
+            if share <= 0:
+                c = (float(rect.centre[0]), float(rect.centre[1]))
+                return any(cv2.pointPolygonTest(a, c, False) >= 0 for a in accepted)
+            mine = rect.corners()
+            return any(cv2.intersectConvexConvex(mine, a)[0] > share * w * h for a in accepted)
+
+        def judge(rect: CardRect) -> Candidate:
+            cand = self._judge(frame, order_quad(view.image_points(rect.corners())))
             out.append(cand)
             if cand.accepted:
-                accepted.append(rect.corners().reshape(-1, 1, 2))
+                accepted.append(rect.corners())
+            return cand
+
+        rects, solid = card_hypotheses(mask, w, h, 0.5 * w * h)
+        for rect in rects:
+            if taken(rect, 0) or not filled(solid, rect):
+                continue
+            quad = order_quad(view.image_points(rect.corners()))
+            if self._quick_score(frame, quad) < th.min_quick_score:
+                continue  # nothing like any card here: skip the full judgement
+            cand = judge(rect)
+            if not cand.accepted and cand.label != BACK and cand.score >= th.refine_from:
+                near_misses.append(rect)
+        # a near miss may be a card whose corners were read a little off: align and judge it
+        # again, unless a named card lies over part of it (then it is covered, not misaligned)
+        for rect in near_misses:
+            if not taken(rect, th.max_covered):
+                judge(self._align(frame, view, rect))
         return out
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
@@ -445,7 +464,7 @@ class Recognizer:
         first = self._canon_vec(frame, order_quad(view.image_points(rect.corners())))
         best = int(np.argmax(_matvec(self.templates.vectors, first)))
         score = at(rect)
-        step, turn = 2.0, np.radians(2.0)
+        step, turn = 1.0, np.radians(1.0)
         while step >= 0.25:
             improved = False
             for dx, dy, dt in ((step, 0, 0), (-step, 0, 0), (0, step, 0), (0, -step, 0),
@@ -463,7 +482,7 @@ class Recognizer:
         warp = cv2.getPerspectiveTransform(quad, _SEARCH_CORNERS)
         small = cv2.warpPerspective(frame, warp, (SEARCH_W, SEARCH_H), flags=cv2.INTER_AREA)
         vec = normalise(small).reshape(-1)
-        return float((self.templates.search @ vec).max()) / max(float(np.linalg.norm(vec)), 1e-6)
+        return float(_matvec(self.templates.search, vec).max()) / max(float(np.linalg.norm(vec)), 1e-6)
 
     def _fit_anchor(self, frame: np.ndarray, anchor: SideAnchor) -> np.ndarray | None:
         """The card's far side: the length around the aspect-ratio guess that matches best;

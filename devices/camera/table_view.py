@@ -11,7 +11,7 @@ chips, printed lines) that defeat a plain quad detector, and it is cheap: the vi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -31,6 +31,12 @@ class CardRect:
     v: np.ndarray
     lu: float
     lv: float
+    centre: np.ndarray = field(init=False, repr=False, compare=False)
+    long_axis: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "centre", self.corner + (self.u * self.lu + self.v * self.lv) / 2)
+        object.__setattr__(self, "long_axis", self.u if self.lu >= self.lv else self.v)
 
     def corners(self) -> np.ndarray:
         c, u, v = self.corner, self.u * self.lu, self.v * self.lv
@@ -40,18 +46,10 @@ class CardRect:
         """The same card shifted by (dx, dy) view pixels and turned by `turn` radians about
         its centre."""
         c, s = np.cos(turn), np.sin(turn)
-        rot = np.array([[c, -s], [s, c]])
-        u, v = rot @ self.u, rot @ self.v
+        u = np.array([c * self.u[0] - s * self.u[1], s * self.u[0] + c * self.u[1]])
+        v = np.array([c * self.v[0] - s * self.v[1], s * self.v[0] + c * self.v[1]])
         centre = self.centre + np.array([dx, dy])
         return CardRect(centre - (u * self.lu + v * self.lv) / 2, u, v, self.lu, self.lv)
-
-    @property
-    def long_axis(self) -> np.ndarray:
-        return self.u if self.lu >= self.lv else self.v
-
-    @property
-    def centre(self) -> np.ndarray:
-        return self.corner + (self.u * self.lu + self.v * self.lv) / 2
 
 
 class TableView:
@@ -95,10 +93,13 @@ def _straight_runs(contour: np.ndarray, min_len: float) -> list[tuple[np.ndarray
     pts = contour.reshape(-1, 2)
     poly_idx = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2)
     # indices of the polygon's vertices on the contour (approxPolyDP keeps contour points)
-    lookup = {(int(x), int(y)): i for i, (x, y) in enumerate(pts)}
-    idx = [lookup.get((int(x), int(y)), -1) for x, y in poly_idx]
-    if min(idx, default=-1) < 0 or len(idx) < 3:
+    keys = pts[:, 0].astype(np.int64) * 65536 + pts[:, 1]
+    order = np.argsort(keys, kind="stable")
+    wanted = poly_idx[:, 0].astype(np.int64) * 65536 + poly_idx[:, 1]
+    where = np.minimum(np.searchsorted(keys[order], wanted), len(keys) - 1)
+    if len(wanted) < 3 or not np.array_equal(keys[order][where], wanted):
         return []
+    idx = [int(i) for i in order[where]]
     n, m = len(pts), len(idx)
     runs = []
     for k in range(m):
@@ -160,9 +161,13 @@ def card_hypotheses(mask: np.ndarray, card_w: float, card_h: float,
                 out.append((support, CardRect(corner, u, v, lu, lv)))
     out.sort(key=lambda x: -x[0])
     kept: list[CardRect] = []
+    centres = np.zeros((len(out), 2))
+    axes = np.zeros((len(out), 2))
     for _, rect in out:
-        if all(np.linalg.norm(rect.centre - k.centre) > 0.08 * card_w
-               or abs(float(rect.long_axis @ k.long_axis)) < 0.99 for k in kept):
+        n = len(kept)
+        near = np.hypot(*(centres[:n] - rect.centre).T) <= 0.08 * card_w
+        if not np.any(near & (np.abs(axes[:n] @ rect.long_axis) >= 0.99)):
+            centres[n], axes[n] = rect.centre, rect.long_axis
             kept.append(rect)
     return kept, solid
 
