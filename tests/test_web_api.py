@@ -307,3 +307,32 @@ async def test_technician_drives_the_simulated_shoe(studio, client) -> None:
     assert studio.actor.snapshot("player:ann")["paused"]
     _status, state = await ann.get("state")
     assert state["table"]["paused"] == "paused"
+
+
+async def test_the_table_video_is_mounted_for_players_with_a_token(tmp_path, aiohttp_client):
+    from streaming.encoder import EncoderSettings, SharedH264Encoder
+    from streaming.fanout import Broadcaster
+    from streaming.signalling import VideoService
+    from streaming.source import PacedSource, TestPattern
+    from studio.web.app import create_app
+
+    h = StudioHarness(tmp_path)
+    await h.start()
+    try:
+        source = PacedSource(TestPattern(320, 180, 25), 320, 180, 25)
+        h.studio.video[h.table_id] = VideoService(
+            Broadcaster(source, SharedH264Encoder(EncoderSettings(width=320, height=180)), 8))
+        client = await aiohttp_client(create_app(h.studio))
+        tables = await (await client.get("/api/tables")).json()
+        assert tables["tables"] == [{"id": h.table_id, "name": h.cfg.name, "video": True}]
+        offer = f"/video/{h.table_id}/offer"
+        r = await client.post(offer, json={"sdp": "v=0", "type": "offer"})
+        assert (r.status, (await r.json())["error"]) == (401, "streaming.unauthorized")
+        r = await client.post(offer, json={"sdp": "v=0", "type": "answer"},
+                              headers={"Authorization": f"Bearer {h.token('ann')}"})
+        # past the token check: the offer itself is what is refused
+        assert (r.status, (await r.json())["error"]) == (400, "streaming.bad_offer")
+        r = await client.get(f"/video/{h.table_id}/static/video_client.js")
+        assert r.status == 200 and "startVideo" in await r.text()
+    finally:
+        await h.stop()

@@ -87,6 +87,20 @@ async def test_a_player_bets_hits_stands_and_sees_the_settlement(
     assert studio.balance("ann") == (101_000, 0)
     await screenshot(page, "player-settled")
 
+    # the next round: Ripunta repeats the bets, Autoplay repeats them for N rounds
+    await studio.advance(studio.cfg.timers.pause_between_rounds_s)
+    await wait_phase(page, "betting")
+    await expect(page.get_by_test_id("spot-1-main")).not_to_contain_text("€")
+    await page.get_by_test_id("btn-ripunta").click()
+    await expect(page.get_by_test_id("spot-1-main")).to_contain_text("€10.00", timeout=T)
+    await expect(page.get_by_test_id("balance")).to_have_text("€1,000.00", timeout=T)
+    await page.get_by_test_id("btn-autoplay").click()
+    await page.get_by_test_id("autoplay-rounds").select_option("5")
+    await page.get_by_test_id("autoplay-start").click()
+    await expect(page.get_by_test_id("btn-autoplay")).to_have_attribute("data-left", "5",
+                                                                         timeout=T)
+    assert studio.actor.autoplay["ann"] == 5
+
 
 async def test_two_players_on_one_position_one_stands_one_hits(
         studio, base_url, browser, screenshot) -> None:
