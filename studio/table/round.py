@@ -283,6 +283,7 @@ class BetBook:
         self.placements: dict[str, Placement] = {}
         self._spot: dict[tuple[str, int, BetKind], int] = {}
         self._player: dict[str, int] = {}
+        self._by_player: dict[str, list[Placement]] = {}
         self.staked = 0
 
     def stake(self, player: str, position: int, kind: BetKind) -> int:
@@ -292,7 +293,7 @@ class BetBook:
         return self._player.get(player, 0)
 
     def of(self, player: str) -> list[Placement]:
-        return [p for p in self.placements.values() if p.player == player]
+        return list(self._by_player.get(player, ()))
 
     def check(self, cmd: PlaceBet, pending: BetBook | None = None) -> Placement:
         """The placement `cmd` would make, given this book (and bets not yet committed)."""
@@ -339,6 +340,7 @@ class BetBook:
         key = (p.player, p.position, p.kind)
         self._spot[key] = self._spot.get(key, 0) + p.amount
         self._player[p.player] = self._player.get(p.player, 0) + p.amount
+        self._by_player.setdefault(p.player, []).append(p)
         self.staked += p.amount
         return Event("bet_placed", {"placement_id": p.placement_id, "player": p.player,
                                     "position": p.position, "kind": p.kind.value,
@@ -363,6 +365,7 @@ class BetBook:
                 del self._spot[key]
             self.staked -= p.amount
         self._player.pop(player, None)
+        self._by_player.pop(player, None)
         return Event("bets_cancelled", {"player": player,
                                         "placement_ids": [p.placement_id for p in mine],
                                         "amount": sum(p.amount for p in mine)})
