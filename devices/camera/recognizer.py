@@ -457,12 +457,26 @@ class Recognizer:
         where it best matches its best template: a corner read off a rounded, noisy outline
         can be a pixel or two and a degree or two off, enough to spoil the match."""
 
-        def at(r: CardRect) -> float:
-            quad = order_quad(view.image_points(r.corners()))
-            return float(self.templates.vectors[best] @ self._canon_vec(frame, quad))
-
-        first = self._canon_vec(frame, order_quad(view.image_points(rect.corners())))
+        corners = view.image_points(rect.corners())
+        ordered = order_quad(corners)
+        perm = [int(np.argmin(np.abs(corners - p).sum(axis=1))) for p in ordered]
+        first = self._canon_vec(frame, ordered)
         best = int(np.argmax(_matvec(self.templates.vectors, first)))
+        template = self.templates.vectors[best].reshape(-1, 3)
+        size = float(CANON_W * CANON_H)
+
+        def at(r: CardRect) -> float:
+            # the normalised correlation without normalising the patch: the template has zero
+            # mean per channel, so only each channel's spread needs dividing out
+            quad = view.image_points(r.corners())[perm]
+            warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS)
+            patch = cv2.warpPerspective(frame, warp, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR)
+            _, std = cv2.meanStdDev(patch)
+            spread = np.maximum(std.ravel(), 4.0)
+            dots = (patch.reshape(-1, 3).astype(np.float32) * template).sum(axis=0)
+            var = (std.ravel() / spread) ** 2
+            return float((dots / spread).sum()) / max(float(np.sqrt(size * var.sum())), 1e-6)
+
         score = at(rect)
         step, turn = 1.0, np.radians(1.0)
         while step >= 0.25:
