@@ -114,3 +114,15 @@ async def test_the_technician_drives_the_simulators_and_a_dealer_cannot(
     dealer = await sign_in(browser, f"{base_url}/technician", DEALER)
     await expect(dealer.locator("#login .error")).to_contain_text("not allowed", timeout=T)
     assert await dealer.get_by_test_id("deal-next").is_hidden()
+
+    # a device fault: the table pauses, the dealer console says so and lists the fault
+    await dealer.goto(f"{base_url}/dealer")
+    await expect(dealer.get_by_test_id("next-action")).to_have_text("Deal to the dealer",
+                                                                    timeout=T)
+    await tech.get_by_test_id("shoe-fault").select_option("badcode")
+    await tech.get_by_test_id("inject-shoe").click()
+    await expect(dealer.get_by_test_id("next-action")).to_contain_text("Table paused",
+                                                                       timeout=T)
+    await expect(dealer.get_by_test_id("alerts").locator(
+        "[data-code='serial.card_bad_code']")).to_contain_text("shoe fault", timeout=T)
+    await wait_phase(ann, "paused")
