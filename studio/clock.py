@@ -7,6 +7,7 @@ only post commands to a table's inbox, so the table actor stays the single write
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import itertools
 import time
@@ -89,12 +90,18 @@ class _JobTimer:
 
 
 class SchedulerClock:
-    """Wall-clock time with timers on APScheduler's asyncio scheduler."""
+    """Wall-clock time with timers on APScheduler's asyncio scheduler.
 
-    def __init__(self) -> None:
+    APScheduler runs plain (non-coroutine) jobs in a thread pool, so each callback is handed
+    back to the event loop with call_soon_threadsafe: timers post to asyncio queues, which are
+    not thread-safe.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
         from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-        self.scheduler = AsyncIOScheduler(timezone=UTC)
+        self.loop = loop or asyncio.get_running_loop()
+        self.scheduler = AsyncIOScheduler(timezone=UTC, event_loop=self.loop)
         self.scheduler.start()
 
     def now(self) -> float:
@@ -103,9 +110,10 @@ class SchedulerClock:
     def call_at(self, when: float, callback: Callable[[], None], name: str = "") -> _JobTimer:
         from apscheduler.triggers.date import DateTrigger
 
+        loop = self.loop
         job = self.scheduler.add_job(
-            callback, DateTrigger(run_date=datetime.fromtimestamp(when, UTC)), name=name,
-            misfire_grace_time=None, coalesce=True)
+            loop.call_soon_threadsafe, DateTrigger(run_date=datetime.fromtimestamp(when, UTC)),
+            args=[callback], name=name or "timer", misfire_grace_time=None, coalesce=True)
         return _JobTimer(job)
 
     def shutdown(self) -> None:

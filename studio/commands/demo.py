@@ -76,15 +76,13 @@ async def _serve(args: argparse.Namespace) -> None:
     from studio.table.hub import Hub
     from studio.web.app import create_app
     from studio.web.context import Studio
-    from studio.web.loop_clock import LoopClock
     from studio.web.simulators import SimulatedDevices
     from studio.web.tables import TableService
 
     cfg = load_config(args.config)
     table_cfg = cfg.first_table("sette-e-mezzo-live").model_copy(update={"card_source": "shoe"})
     loop = asyncio.get_running_loop()
-    scheduler = SchedulerClock()
-    clock = LoopClock(scheduler, loop)
+    clock = SchedulerClock(loop)  # timers are delivered on this loop
     database = args.database or cfg.studio.database_url
     _sqlite_dir(database)
     store = Store.open(database)
@@ -150,5 +148,5 @@ async def _serve(args: argparse.Namespace) -> None:
     await devices.stop()
     await actor.stop()
     service.close()
-    scheduler.shutdown()
+    clock.shutdown()
     store.dispose()
