@@ -56,6 +56,11 @@ async def command(request: web.Request) -> web.Response:
         args["reason"] = body.reason or ""
     if body.command == "card":
         args["code"] = body.code or ""
+    if body.command == "confirm":  # settle a shoe/camera disagreement with one of its readings
+        if table.attached is None or body.source is None:
+            return answer_response({"ok": False, "error": {
+                "code": "cross_check.no_dispute", "message": "there is no dispute to settle"}})
+        return answer_response(await table.attached.confirm(body.source, who.id, body.key))
     answer = await table.actor.dealer(who.id, body.command, body.key, **args)
     return answer_response(answer)
 

@@ -263,6 +263,11 @@ async def test_dealer_commands_void_and_manual_card(studio, client) -> None:
                                      "reason": "card dropped on the floor"})
     assert (await r.json())["ok"]
     assert studio.balance("ann") == (100_000, 0) and studio.balance("bob") == (50_000, 0)
+    # confirming a shoe/camera reading needs a disagreement; the source must be one of the two
+    r = await client.post(url, json={"key": key(), "command": "confirm", "source": "shoe"})
+    assert (await r.json())["error"]["code"] == "cross_check.no_dispute"
+    r = await client.post(url, json={"key": key(), "command": "confirm", "source": "dice"})
+    assert (await r.json())["error"]["code"] == "request.invalid"
     _status, hist = await ann.get("history")
     assert hist["rounds"][0]["status"] == "void"
     assert hist["rounds"][0]["reason"] == "card dropped on the floor"

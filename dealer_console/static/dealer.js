@@ -119,6 +119,15 @@ function render(view) {
     return e;
   }));
   if (!alerts.length) $("alerts").replaceChildren(li("No alerts"));
+  // a shoe/camera disagreement: both readings, and the dealer confirms one
+  const d = view.dispute;
+  $("dispute").hidden = !d;
+  if (d) {
+    const read = (r) => (r && r.card) || "nothing";
+    $("dispute-text").textContent = `Shoe read ${read(d.shoe)}, camera read ${read(d.camera)}`;
+    $("confirm-shoe").disabled = !(d.shoe && d.shoe.card);
+    $("confirm-camera").disabled = !(d.camera && d.camera.card);
+  }
   $("start").disabled = view.running;
   $("stop").disabled = !view.running;
   $("resume").disabled = !view.paused;
@@ -141,6 +150,8 @@ async function main() {
   $("stop").onclick = () => command("stop");
   $("pause").onclick = () => command("pause", { reason: $("pause-reason").value || null });
   $("resume").onclick = () => command("resume");
+  $("confirm-shoe").onclick = () => command("confirm", { source: "shoe" });
+  $("confirm-camera").onclick = () => command("confirm", { source: "camera" });
   $("manual").onclick = async () => {
     const a = await command("card", { code: $("manual-code").value.trim() });
     if (a.ok) $("manual-code").value = "";

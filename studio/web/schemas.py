@@ -73,9 +73,11 @@ class LoginRequest(_Schema):
 
 class DealerCommand(_Schema):
     key: Key
-    command: Literal["start", "stop", "pause", "resume", "card", "void"]
+    command: Literal["start", "stop", "pause", "resume", "card", "void", "confirm"]
     reason: Annotated[StrictStr, Field(max_length=200)] | None = None
     code: Annotated[StrictStr, Field(max_length=4)] | None = None  # manual card entry
+    # shoe/camera disagreement: which reading the dealer confirms
+    source: Literal["shoe", "camera"] | None = None
 
 
 class SimCommand(_Schema):
