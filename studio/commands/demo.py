@@ -111,9 +111,17 @@ async def _serve(args: argparse.Namespace) -> None:
 
     if not args.no_video:
         try:
+            from devices.camera.sim_camera import SimCamera
             from streaming.signalling import VideoService
+            from streaming.source import source_for_camera
+            from studio.table.camera_scene import mirror_on_camera
 
-            studio.video[table_cfg.id] = VideoService.from_config(cfg, table_cfg.id)
+            # The video: the simulated table camera, showing the cards as they are dealt.
+            camera = SimCamera(table_cfg.deck_art.value, positions=table_cfg.positions)
+            mirror_on_camera(actor.hub, table_cfg.id, camera)
+            studio.video[table_cfg.id] = VideoService.from_config(
+                cfg, table_cfg.id, source=source_for_camera("sim", 1280, 720, 25,
+                                                            sim_renderer=camera))
         except Exception as e:  # noqa: BLE001 - the table plays on without video
             print(f"(no table video: {e})")
 
