@@ -350,7 +350,8 @@ class Recognizer:
         return cv2.morphologyEx(not_felt, cv2.MORPH_OPEN, kernel)
 
     def view(self, camera: CameraPose) -> TableView:
-        """The top-down view of this calibration (cached: a table keeps its camera)."""
+        """The top-down view of this calibration, made once (a few ms) and cached: a table
+        keeps its camera. Call it at start-up so the first frame does not pay for it."""
         key = camera.image_corners
         if key not in self._views:
             if len(self._views) > 8:
@@ -462,7 +463,10 @@ class Recognizer:
         perm = [int(np.argmin(np.abs(corners - p).sum(axis=1))) for p in ordered]
         first = self._canon_vec(frame, ordered)
         best = int(np.argmax(_matvec(self.templates.vectors, first)))
-        template = self.templates.vectors[best].reshape(-1, 3)
+        # one row per colour channel, zero elsewhere: the three channel dots in one product
+        template = np.zeros((3, CANON_W * CANON_H * 3), np.float32)
+        for c in range(3):
+            template[c, c::3] = self.templates.vectors[best][c::3]
         size = float(CANON_W * CANON_H)
 
         def at(r: CardRect) -> float:
@@ -473,7 +477,7 @@ class Recognizer:
             patch = cv2.warpPerspective(frame, warp, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR)
             _, std = cv2.meanStdDev(patch)
             spread = np.maximum(std.ravel(), 4.0)
-            dots = (patch.reshape(-1, 3).astype(np.float32) * template).sum(axis=0)
+            dots = template @ patch.reshape(-1).astype(np.float32)
             var = (std.ravel() / spread) ** 2
             return float((dots / spread).sum()) / max(float(np.sqrt(size * var.sum())), 1e-6)
 
@@ -540,10 +544,14 @@ class Recognizer:
         img = normalise(coarse_from_fine(big))
         vec = img.reshape(-1)
         vec = vec / max(float(np.linalg.norm(vec)), 1e-6)
-        fine = normalise(big).reshape(-1)
-        fine = fine / max(float(np.linalg.norm(fine)), 1e-6)
         scores = _matvec(self.templates.vectors, vec)
         best = int(np.argmax(scores))
+        if scores[best] < th.min_score:
+            # the winner scores at most the best: refused, without the costly fine comparison
+            return Candidate(quad, self.templates.labels[best], float(scores[best]), 0.0,
+                             float("inf"), False)
+        fine = normalise(big).reshape(-1)
+        fine = fine / max(float(np.linalg.norm(fine)), 1e-6)
         ids = self._label_ids
         margin = float(scores[best] - scores[ids != ids[best]].max())
         # close contenders (same layout, e.g. 6 of spades and 6 of clubs) are decided by a
