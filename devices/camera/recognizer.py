@@ -64,6 +64,8 @@ class Thresholds:
     refine_from: float = 0.45  # a calibrated hypothesis this close is aligned and judged again
     min_quick_score: float = 0.3  # a calibrated hypothesis is judged only if it starts this close
     max_covered: float = 0.06  # a near miss this much under named cards is not aligned
+    align_step: float = 0.25  # the finest alignment step, view pixels (and degrees)
+    align_fine_below: float = 0.25  # alignment steps this small compare at the canonical size
 
 
 @dataclass(frozen=True)
@@ -463,36 +465,47 @@ class Recognizer:
         perm = [int(np.argmin(np.abs(corners - p).sum(axis=1))) for p in ordered]
         first = self._canon_vec(frame, ordered)
         best = int(np.argmax(_matvec(self.templates.vectors, first)))
-        # one row per colour channel, zero elsewhere: the three channel dots in one product
-        template = np.zeros((3, CANON_W * CANON_H * 3), np.float32)
-        for c in range(3):
-            template[c, c::3] = self.templates.vectors[best][c::3]
-        size = float(CANON_W * CANON_H)
+        # per size (search, canonical): one row per colour channel, zero elsewhere, so the
+        # three channel dots come out of one product
+        sizes = {}
+        for key, (w, h), source in ((0, (SEARCH_W, SEARCH_H), self.templates.search),
+                                    (1, (CANON_W, CANON_H), self.templates.vectors)):
+            template = np.zeros((3, w * h * 3), np.float32)
+            for c in range(3):
+                template[c, c::3] = source[best][c::3]
+            corners_out = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+            sizes[key] = (template, (w, h), corners_out, float(w * h))
 
-        def at(r: CardRect) -> float:
+        def at(r: CardRect, fine: int) -> float:
             # the normalised correlation without normalising the patch: the template has zero
             # mean per channel, so only each channel's spread needs dividing out
+            template, dsize, corners_out, size = sizes[fine]
             quad = view.image_points(r.corners())[perm]
-            warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS)
-            patch = cv2.warpPerspective(frame, warp, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR)
+            warp = cv2.getPerspectiveTransform(quad, corners_out)
+            patch = cv2.warpPerspective(frame, warp, dsize, flags=cv2.INTER_LINEAR)
             _, std = cv2.meanStdDev(patch)
             spread = np.maximum(std.ravel(), 4.0)
             dots = template @ patch.reshape(-1).astype(np.float32)
             var = (std.ravel() / spread) ** 2
             return float((dots / spread).sum()) / max(float(np.sqrt(size * var.sum())), 1e-6)
 
-        score = at(rect)
+        # coarse steps on the small search image, the finest at the canonical size
+        th = self.thresholds
         step, turn = 1.0, np.radians(1.0)
-        while step >= 0.25:
+        fine = int(step <= th.align_fine_below)
+        score = at(rect, fine)
+        while step >= th.align_step:
             improved = False
             for dx, dy, dt in ((step, 0, 0), (-step, 0, 0), (0, step, 0), (0, -step, 0),
                                (0, 0, turn), (0, 0, -turn)):
                 moved = rect.moved(dx, dy, dt)
-                s = at(moved)
+                s = at(moved, fine)
                 if s > score:
                     rect, score, improved = moved, s, True
             if not improved:
                 step, turn = step / 2, turn / 2
+                if fine == 0 and step <= th.align_fine_below:
+                    fine, score = 1, at(rect, 1)
         return rect
 
     def _quick_score(self, frame: np.ndarray, quad: np.ndarray) -> float:
