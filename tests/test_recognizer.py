@@ -23,27 +23,62 @@ from devices.camera.sim_camera import SimCamera
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENES = 100
-# The goal is 99% (and 99.5% in the benchmark); NOT met yet. On seeds 0..99 the recogniser
-# names about 89% (napoletane), 77% (piacentine) and 85% (french) of the fully visible cards;
-# misses are cards whose outline merges with a neighbour, a chip or a printed line in a way the
-# side anchoring cannot untangle. These floors keep what works from regressing; raise them as
-# recognition improves. False cards are held at zero without exception.
-MIN_RIGHT_PCT = {"napoletane": 87.0, "piacentine": 75.0, "french": 83.0}
+# With the table's camera calibration (as the live table runs) cards are found as rectangles of
+# known size in the rectified top-down view; on seeds 0..99 this names 99.7% (napoletane),
+# 99.3% (piacentine) and 100% (french) of the fully visible cards. The goal is 99.5% in the
+# benchmark. False cards are held at zero without exception.
+MIN_RIGHT_PCT = {"napoletane": 99.5, "piacentine": 99.0, "french": 99.5}
+# Without calibration (a lone PNG, `studio recognize`) only outline shapes are used: about 89%,
+# 77% and 85%; misses are cards whose outline merges with a neighbour, a chip or a printed line.
+MIN_RIGHT_PCT_UNCALIBRATED = {"napoletane": 87.0, "piacentine": 75.0, "french": 83.0}
 
 
-@pytest.mark.parametrize("art", ["napoletane", "piacentine", "french"])
-def test_accuracy_on_generated_scenes(art: str) -> None:
+def _accuracy(art: str, calibrated: bool, scenes: int = SCENES) -> tuple[Tally, list[str]]:
     renderer, recognizer = Renderer(), Recognizer(art)
     total = Tally()
     false_cards = []
-    for seed in range(SCENES):
-        frame, truth = renderer.render(random_scene(seed, art), seed)
-        tally = score(recognizer.recognize(frame), truth)
+    for seed in range(scenes):
+        spec = random_scene(seed, art)
+        frame, truth = renderer.render(spec, seed)
+        tally = score(recognizer.recognize(frame, spec.camera if calibrated else None), truth)
         total.add(tally)
         false_cards += [f"seed {seed}: {x}" for x in tally.false_examples or []]
+    return total, false_cards
+
+
+@pytest.mark.parametrize("art", ["napoletane", "piacentine", "french"])
+def test_accuracy_on_generated_scenes_with_calibration(art: str) -> None:
+    total, false_cards = _accuracy(art, calibrated=True)
     assert total.expected > 2 * SCENES  # the scenes do hold many fully visible cards
     assert false_cards == []
     assert total.right_pct >= MIN_RIGHT_PCT[art], f"{total.right}/{total.expected} right"
+
+
+@pytest.mark.parametrize("art", ["napoletane", "piacentine", "french"])
+def test_accuracy_on_generated_scenes_without_calibration(art: str) -> None:
+    total, false_cards = _accuracy(art, calibrated=False)
+    assert false_cards == []
+    assert total.right_pct >= MIN_RIGHT_PCT_UNCALIBRATED[art], \
+        f"{total.right}/{total.expected} right"
+
+
+def test_calibration_splits_a_fan_the_outline_path_cannot() -> None:
+    """Scene 1000 (napoletane): the 5 of swords lies on top of a fan merged into one blob;
+    from outlines alone it is not found, in the calibrated top-down view it is."""
+    spec = random_scene(1000, "napoletane")
+    frame, truth = Renderer().render(spec, 1000)
+    five = next(t for t in truth if t.code == "5s")
+    assert five.face_up and five.visible >= 0.995
+    plain = Recognizer("napoletane")
+    assert "5s" not in {d.code for d in plain.recognize(frame)}
+    calibrated = Recognizer("napoletane", camera=spec.camera)
+    found = calibrated.recognize(frame)
+    assert "5s" in {d.code for d in found}
+    assert score(found, truth).false == 0
+    # the named quad is the card's own: every corner within a few pixels of the truth
+    quad = next(d.quad for d in found if d.code == "5s")
+    nearest = [min(np.linalg.norm(five.quad - q, axis=1)) for q in quad]
+    assert max(nearest) < 4.0
 
 
 def test_french_40_card_deck_recogniser() -> None:
@@ -52,10 +87,11 @@ def test_french_40_card_deck_recogniser() -> None:
     renderer = Renderer()
     total = Tally()
     for seed in range(30):
-        frame, truth = renderer.render(random_scene(seed, "french", "french40"), seed)
-        total.add(score(recognizer.recognize(frame), truth))
+        spec = random_scene(seed, "french", "french40")
+        frame, truth = renderer.render(spec, seed)
+        total.add(score(recognizer.recognize(frame, spec.camera), truth))
     assert total.false == 0
-    assert total.right_pct >= MIN_RIGHT_PCT["french"]
+    assert total.right_pct >= 98.5  # 91 of 92 on these 30 scenes
 
 
 def test_backs_chips_and_hand_are_not_cards() -> None:
