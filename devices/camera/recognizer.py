@@ -2,6 +2,14 @@
 
 Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
 
+0. With the table's camera calibration (`Recognizer(art, camera=pose)` or
+   `recognize(frame, camera=pose)`, as the live table runs) step 1 is replaced: the frame is
+   rectified to a top-down view of the felt, where every card is a rectangle of known size, and
+   each right-angle corner of an outline there proposes a card (`table_view`). Proposals are
+   gated cheaply (on not-felt, a quick small-image score), judged as in step 2-3, and a near
+   miss that no named card covers is aligned (shift and turn in the view) and judged again.
+   This splits fanned cards, chips and printed lines that merge into one blob.
+
 1. Card-like regions: everything that is not green felt (G well above R and B), opened to drop
    the thin printed markings. A blob that is one card (its hull is a quad it fills) gives that
    quad. A blob of several things (overlapping cards, a hand or a chip on a card) gives one

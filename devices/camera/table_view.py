@@ -116,7 +116,7 @@ def _straight_runs(contour: np.ndarray, min_len: float) -> list[tuple[np.ndarray
         if length < min_len:
             continue
         span = (i1 - i0) % n
-        sel = [(i0 + j) % n for j in range(int(span * 0.12), int(span * 0.88) + 1)]
+        sel = (i0 + np.arange(int(span * 0.12), int(span * 0.88) + 1)) % n
         p, d = _fit(pts[sel].astype(np.float32))
         if float(d @ (b - a)) < 0:
             d = -d
