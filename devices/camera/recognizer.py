@@ -73,6 +73,8 @@ class Thresholds:
     min_quick_score: float = 0.3  # a calibrated hypothesis is judged only if it starts this close
     max_covered: float = 0.06  # a near miss this much under named cards is not aligned
     align_step: float = 0.25  # the finest alignment step, view pixels (and degrees)
+    verify_separation: float = 0.3  # a calibrated card named less clearly is aligned first
+    verify_cell_error: float = 0.7  # ... or with a grid cell matching this poorly
     align_fine_below: float = 0.25  # alignment steps this small compare at the canonical size
 
 
@@ -403,8 +405,17 @@ class Recognizer:
             quad = order_quad(view.image_points(rect.corners()))
             if self._quick_score(frame, quad) < th.min_quick_score:
                 continue  # nothing like any card here: skip the full judgement
-            cand = judge(rect)
-            if not cand.accepted and cand.label != BACK and cand.score >= th.refine_from:
+            cand = self._judge(frame, quad)
+            if cand.accepted and (cand.margin < th.verify_separation
+                                  or cand.cell_error > th.verify_cell_error):
+                # named, but only just: a quad a little off can make a look-alike win (a 4
+                # read as a 5 of the same suit). Align it and let the aligned verdict stand.
+                cand = judge(self._align(frame, view, rect))
+                continue
+            out.append(cand)
+            if cand.accepted:
+                accepted.append(rect.corners())
+            elif cand.label != BACK and cand.score >= th.refine_from:
                 near_misses.append(rect)
         # a near miss may be a card whose corners were read a little off: align and judge it
         # again, unless a named card lies over part of it (then it is covered, not misaligned)
