@@ -21,6 +21,7 @@ import logging
 import os
 import tempfile
 import time
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -155,7 +156,7 @@ def open_serial(port: str, baud: int) -> serial.Serial:
 # The reader
 
 
-class DeviceReader:
+class DeviceReader(ABC):
     """Base of ShoeReader and ShufflerReader: link, framing, sequence, liveness, events.
 
     Subclasses implement `_on_message(frame, msg, gap)`; `gap` is true when the frame came after
@@ -374,9 +375,10 @@ class DeviceReader:
             return  # already NAKed
         self._send(p.Ack(frame.seq) if accepted else p.Nak(frame.seq, p.NakReason.REJECTED))
 
+    @abstractmethod
     def _on_message(self, frame: p.Frame, msg: p.Message, gap: bool, now: float) -> bool:
-        """Handle an accepted message; return False if it was refused (fault emitted)."""
-        raise NotImplementedError
+        """Handle an accepted message; return False if it was refused (fault emitted).
+        The shoe and the shuffler readers each say what their messages mean."""
 
     # -- events ---------------------------------------------------------------------------
 
