@@ -71,6 +71,7 @@ async def _serve(args: argparse.Namespace) -> None:
     from studio import ledger
     from studio.clock import SchedulerClock
     from studio.config import load_config
+    from studio.runtime import tune_gc
     from studio.storage import Store
     from studio.table.actor import TableActor
     from studio.table.hub import Hub
@@ -131,6 +132,7 @@ async def _serve(args: argparse.Namespace) -> None:
     port = cfg.studio.port if args.port is None else args.port
     site = web.TCPSite(runner, "127.0.0.1", port)
     await site.start()
+    tune_gc()  # everything that lives as long as the process exists now
     port = site._server.sockets[0].getsockname()[1]  # the real one when 0 was asked
     base = f"http://127.0.0.1:{port}"
     await actor.dealer("demo", "start", uuid.uuid4().hex)

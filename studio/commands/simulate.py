@@ -27,8 +27,10 @@ def run_through_table(args: argparse.Namespace) -> int:
     import asyncio
     import math
 
+    from studio.runtime import tune_gc
     from studio.simulation.through_table import run as through
 
+    tune_gc()  # the table actor runs with the studio process's collector settings
     r = asyncio.run(through(args.rounds, args.players, args.positions, args.seed,
                             args.database, args.config))
     print(f"Sette e Mezzo Live through the table actor: {r.rounds} rounds, "

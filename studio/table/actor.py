@@ -449,7 +449,7 @@ class TableActor:
                     answers[i] = error_answer(e.code, e.message)
                     continue
                 for p in placements:
-                    pending.add(p)
+                    pending.count(p)
                     reserves.append(reserve_for(self.state.round_id, p, f"{c.actor}/{c.key}"))
                 accepted.append((i, c, placements))
             outcomes = ledger.reserve_many(tx, reserves) if reserves else []
@@ -464,13 +464,13 @@ class TableActor:
             if accepted:  # one event for the whole batch: a window holds tens of thousands
                 self._append(tx, self.state.round_id, [core.Event("bets_placed", {"bets": [
                     {"placement_id": p.placement_id, "player": p.player, "position": p.position,
-                     "kind": p.kind.value, "amount": p.amount}
+                     "kind": p.kind, "amount": p.amount}
                     for _, _, placements in accepted for p in placements]})])
             bal = ledger.balances(tx, players) if players else {}
             for i, c, placements in accepted:
                 b = bal[c.args["player"]]
                 answers[i] = {"ok": True, "round_id": self.state.round_id,
-                              "bets": [{"position": p.position, "kind": p.kind.value,
+                              "bets": [{"position": p.position, "kind": p.kind,
                                         "amount": p.amount} for p in placements],
                               "balance": {"available": b.available, "reserved": b.reserved}}
             idempotency.remember_many(tx, [
@@ -481,7 +481,7 @@ class TableActor:
         for _, c, placements in accepted:
             for p in placements:
                 published.append(book.add(p))
-            self.last_bets[c.args["player"]] = [(p.position, p.kind.value, p.amount)
+            self.last_bets[c.args["player"]] = [(p.position, p.kind, p.amount)
                                                 for p in book.of(c.args["player"])]
         for i, c in enumerate(cmds):
             a = answers[i]
@@ -503,16 +503,12 @@ class TableActor:
         bets = c.args["bets"]
         if not isinstance(bets, list) or not bets:
             raise core.RoundError("bet.empty", "no bet in the command")
-        local = core.BetBook(self.rules, self.book.closes_at)
-        placements = []
-        for n, b in enumerate(bets):
-            cmd = core.PlaceBet(f"{c.args['player']}/{c.key}/{n}", c.args["player"],
-                                b.get("position"), b.get("kind", "main"), b.get("amount"), now)
-            both = _Overlay(pending, local)
-            p = self.book.check(cmd, both)
-            local.add(p)
-            placements.append(p)
-        return placements
+        if not all(isinstance(b, dict) for b in bets):
+            raise core.RoundError("bet.invalid", "each bet is an object")
+        player, prefix = c.args["player"], f"{c.args['player']}/{c.key}/"
+        return self.book.check_command(player, [
+            (f"{prefix}{n}", b.get("position"), b.get("kind", "main"), b.get("amount"))
+            for n, b in enumerate(bets)], now, pending)
 
     # ================================================================== everything else
 
@@ -870,20 +866,3 @@ class TableActor:
 
 class _RetryAlone(Exception):
     """A batch met a ledger refusal: process its commands one by one instead."""
-
-
-class _Overlay:
-    """Two pending books seen as one (bets earlier in the batch, and in the same command)."""
-
-    def __init__(self, *books: core.BetBook | None) -> None:
-        self.books = [b for b in books if b is not None]
-        self.placements = self  # `placement_id in overlay.placements`
-
-    def __contains__(self, placement_id: object) -> bool:
-        return any(placement_id in b.placements for b in self.books)
-
-    def stake(self, player: str, position: int, kind: core.BetKind) -> int:
-        return sum(b.stake(player, position, kind) for b in self.books)
-
-    def player_total(self, player: str) -> int:
-        return sum(b.player_total(player) for b in self.books)

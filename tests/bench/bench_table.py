@@ -30,6 +30,7 @@ from pathlib import Path
 from studio import ledger
 from studio.cards import DeckKind, deck, parse_card
 from studio.clock import ManualClock
+from studio.runtime import tune_gc
 from studio.simulation.through_table import run as through_table
 from studio.simulation.through_table import table_config
 from studio.storage import Store
@@ -199,7 +200,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=50)
     ap.add_argument("--players", type=int, default=10_000)
-    asyncio.run(main_async(ap.parse_args()))
+    ap.add_argument("--default-gc", action="store_true",
+                    help="keep CPython's default collector settings (to see what tuning gives)")
+    args = ap.parse_args()
+    if not args.default_gc:
+        tune_gc()  # the settings `studio demo` runs the tables with
+    asyncio.run(main_async(args))
 
 
 if __name__ == "__main__":
