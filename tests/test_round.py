@@ -179,6 +179,34 @@ def test_bets_not_yet_committed_count_towards_the_limits():
     d.book.check(r.PlaceBet("p3", "ann", 1, BetKind.MANO_DI_POKER, 100, 1.0), pending)
 
 
+@pytest.mark.parametrize("bets,code", [
+    ([("a", 1, "main", 600), ("b", 1, "main", 9_500)], "bet.above_max"),  # together over
+    ([("a", 1, "mano_di_poker", 100), ("b", 1, "main", 1000)], "bet.side_without_main"),
+    ([("a", 1, "main", 1000), ("a", 2, "main", 1000)], "bet.duplicate_id"),
+    ([("a", 1, "main", 10_000), ("b", 2, "main", 10_000), ("c", 3, "main", 100)],
+     "bet.round_limit"),
+    ([("a", 1, "main", 1000), ("b", 4, "main", 1000)], "bet.unknown_position"),
+    ([("a", 1, "main", 1000), ("b", 1, "banco", 100)], "bet.unknown_kind"),
+    ([("a", 1, "main", True)], "bet.bad_amount"),
+    ([("a", 1, "main", 10.5)], "bet.bad_amount"),
+    ([("a", "1", "main", 100)], "bet.unknown_position"),
+])
+def test_one_command_s_bets_are_checked_together_all_or_none(bets, code):
+    d = Driver()
+    with pytest.raises(RoundError) as e:
+        d.book.check_command("ann", bets, 1.0)
+    assert e.value.code == code
+
+
+def test_a_command_may_put_its_side_bet_on_its_own_main_bet():
+    d = Driver()
+    placed = d.book.check_command("ann", [("a", 2, "main", 1000),
+                                          ("b", 2, "partita_perfetta", 100)], 1.0)
+    assert [(p.position, p.kind, p.amount) for p in placed] == [
+        (2, BetKind.MAIN, 1000), (2, BetKind.PARTITA_PERFETTA, 100)]
+    assert d.book.placements == {}  # checking places nothing
+
+
 def test_round_total_limit_and_cancel():
     d = Driver()
     d.bet("ann", 1, 10_000)

@@ -63,6 +63,16 @@ async def test_bets_after_the_window_closes_are_refused_whatever_the_client_says
     assert h.balance("ann").reserved == 0
 
 
+async def test_a_malformed_bet_list_is_refused_and_the_table_plays_on(h):
+    await h.start()
+    r = await h.actor.place_bets("ann", [{"position": 1, "amount": 500}, "chips"], "bad")
+    assert r["error"]["code"] == "bet.invalid"
+    r = await h.actor.place_bets("ann", [], "empty")
+    assert r["error"]["code"] == "bet.empty"
+    assert h.actor.paused is None and h.balance("ann").reserved == 0
+    assert (await h.bet("ann", 1, 500))["ok"]
+
+
 async def test_over_credit_and_over_limit_change_nothing(h):
     await h.start()
     h.credit("poor", 500)
