@@ -38,6 +38,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
 
 from studio.storage import bulk
 from studio.storage.engine import Tx
@@ -125,6 +126,18 @@ class Reserve:
                 "round_id": self.round_id}
 
 
+class Known(NamedTuple):
+    """What the caller knows of the reservation a post or release closes (the table keeps its
+    bets in memory). Checked, never trusted: when every request of a batch says it, the batch
+    is written by one statement that matches each reservation row against it, instead of
+    reading the rows first; a request whose reservation differs is refused
+    (``ledger.reservation_mismatch``). Not part of the movement's content."""
+
+    player_id: str
+    stake: int
+    round_id: str
+
+
 @dataclass(frozen=True)
 class Post:
     """Settle a reservation: the stake goes to the house, ``payout`` (stake + winnings, the
@@ -133,6 +146,7 @@ class Post:
     movement_id: str
     reservation_id: str
     payout: int
+    known: Known | None = None
     kind = "post"
 
     def content(self) -> dict[str, Any]:
@@ -145,6 +159,7 @@ class Release:
 
     movement_id: str
     reservation_id: str
+    known: Known | None = None
     kind = "release"
 
     def content(self) -> dict[str, Any]:
@@ -245,6 +260,10 @@ def _validate(request: Request) -> None:
         _check_id(request.reservation_id, "reservation_id", mid)
         if isinstance(request, Post):
             _check_amount(request.payout, "payout", request.movement_id, allow_zero=True)
+        if request.known is not None and not _known_is_valid(request.known):
+            raise LedgerError("ledger.invalid_request",
+                              f"known must be Known(player_id, stake, round_id): "
+                              f"{request.known!r}", mid)
     else:
         raise LedgerError("ledger.invalid_request", f"not a ledger request: {request!r}", mid)
 
@@ -591,6 +610,11 @@ def _plan_unit(
     return plan
 
 
+def _known_is_valid(known: object) -> bool:
+    return (type(known) is Known and type(known.player_id) is str and type(known.stake) is int
+            and type(known.round_id) is str)
+
+
 def _close_is_valid(req: object) -> bool:
     """The common case of a post or release, checked in one expression (see `_validate`)."""
     kind = type(req)
@@ -601,7 +625,9 @@ def _close_is_valid(req: object) -> bool:
     elif kind is not Release:
         return False
     mid, rid = req.movement_id, req.reservation_id  # type: ignore[union-attr]
-    return type(mid) is str and 0 < len(mid) <= 200 and type(rid) is str and 0 < len(rid) <= 200
+    known = req.known  # type: ignore[union-attr]
+    return (type(mid) is str and 0 < len(mid) <= 200 and type(rid) is str
+            and 0 < len(rid) <= 200 and (known is None or _known_is_valid(known)))
 
 
 class _Reservation(NamedTuple):
@@ -613,24 +639,47 @@ class _Reservation(NamedTuple):
     closed_by: str | None  # the id of the post or release that closed it, if any
 
 
-def _reservations(tx: Tx, ids: Sequence[str]) -> dict[str, _Reservation]:
-    """The movements named by ``ids``, each with the id of the movement that closed it."""
-    rows = bulk.select_in(
-        tx.conn,
-        "SELECT r.id, r.seq, r.kind, r.player_id, r.amount, r.round_id, c.id "
-        "FROM ledger_movement r LEFT JOIN ledger_movement c ON c.closes = r.seq "
-        "WHERE r.id IN {in_}",
-        sorted(set(ids)),
-    )
+def _reservations(tx: Tx, ids: Sequence[str], *, closed_by: bool = True
+                  ) -> dict[str, _Reservation]:
+    """The movements named by ``ids``, each with the id of the movement that closed it (or,
+    with ``closed_by=False``, without looking: the caller lets the database's unique index on
+    ``closes`` refuse a second close)."""
+    if closed_by:
+        sql = ("SELECT r.id, r.seq, r.kind, r.player_id, r.amount, r.round_id, c.id "
+               "FROM ledger_movement r LEFT JOIN ledger_movement c ON c.closes = r.seq "
+               "WHERE r.id IN {in_}")
+    else:
+        sql = ("SELECT id, seq, kind, player_id, amount, round_id, NULL FROM ledger_movement "
+               "WHERE id IN {in_}")
+    rows = bulk.select_in(tx.conn, sql, sorted(set(ids)))
     return {row[0]: _Reservation(int(row[1]), row[2], row[3], int(row[4]), row[5], row[6])
             for row in rows}
 
 
 def _close_many(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
-    """Post or release reservations, all or nothing (raises `LedgerError`, applies nothing)."""
+    """Post or release reservations, all or nothing (raises `LedgerError`, applies nothing).
+
+    A settlement is almost never a repeat, so it is first written optimistically, inside a
+    savepoint, without looking up its ids and the reservations' closers beforehand: the unique
+    indexes on ``id`` and ``closes`` refuse a repeated id or a second close (and a repeat may
+    also show as a held balance already spent). Only then is the savepoint rolled back and the
+    careful path below says which requests repeat (answered with their first result) and which
+    are refused."""
     for req in requests:
         if not _close_is_valid(req):
             _validate(req)
+    if len({r.movement_id for r in requests}) == len(requests):
+        try:
+            with bulk.savepoint(tx.conn, "ledger_close"):
+                if all(r.known is not None for r in requests):
+                    return _write_known_closes(tx, requests)
+                reservations = _reservations(tx, [r.reservation_id for r in requests],
+                                             closed_by=False)
+                written = _write_closes(tx, requests, reservations)
+                return [written[r.movement_id] for r in requests]
+        except (IntegrityError, LedgerError):
+            pass  # a repeat, a reservation already closed, a refusal: the careful path says
+
     previous = _movements_by_id(tx, [r.movement_id for r in requests])
     fresh: list[Post | Release] = []
     results: dict[str, Movement] = {}
@@ -646,10 +695,15 @@ def _close_many(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
         else:
             seen[req.movement_id] = req
             fresh.append(req)
-    if not fresh:
-        return [results[r.movement_id] for r in requests]
+    if fresh:
+        reservations = _reservations(tx, [r.reservation_id for r in fresh])
+        results.update(_write_closes(tx, fresh, reservations))
+    return [results[r.movement_id] for r in requests]
 
-    reservations = _reservations(tx, [r.reservation_id for r in fresh])
+
+def _write_closes(tx: Tx, fresh: Sequence[Post | Release],
+                  reservations: Mapping[str, _Reservation]) -> dict[str, Movement]:
+    """Check and write posts and releases whose ids are new: {movement id: movement}."""
     closing: dict[str, str] = {}
     need_house = False
     for req in fresh:
@@ -657,6 +711,12 @@ def _close_many(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
         if res is None or res.kind != "reserve":
             raise LedgerError("ledger.unknown_reservation",
                               f"no reservation {req.reservation_id!r}", req.movement_id)
+        known = req.known
+        if known is not None and (known.player_id, known.stake, known.round_id) != (
+                res.player_id, res.amount, res.round_id):
+            raise LedgerError("ledger.reservation_mismatch",
+                              f"reservation {req.reservation_id!r} is not {known!r}",
+                              req.movement_id)
         other_id = res.closed_by or closing.get(req.reservation_id)
         if other_id is not None:
             raise LedgerError(
@@ -679,6 +739,7 @@ def _close_many(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
     writer = _Writer(tx)
     add = writer.add
     house = bal.get(HOUSE_ACCOUNT, 0)
+    results: dict[str, Movement] = {}
     for req in fresh:
         mid, res_id = req.movement_id, req.reservation_id
         res = reservations[res_id]
@@ -703,7 +764,84 @@ def _close_many(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
             results[mid] = add(mid, "release", res.round_id, pid, res.seq, res_id, stake, None,
                                after, stake, -stake)
     writer.flush()
-    return [results[r.movement_id] for r in requests]
+    return results
+
+
+# A post or release of a described reservation: the reservation's seq is found by the insert
+# itself (a subquery on the unique id index); `_KNOWN_CHECK` then compares, in one scan of
+# the rows just written, each with the reservation it closes.
+_KNOWN_INSERT = (
+    "INSERT INTO ledger_movement (id, kind, round_id, player_id, closes, amount, payout, "
+    "balance_after, created_at, player_leg, held_leg, house_leg, cash_leg) VALUES ({p}, {p}, "
+    "{p}, {p}, (SELECT seq FROM ledger_movement WHERE id = {p}), {p}, {p}, {p}, {p}, {p}, {p}, "
+    "{p}, 0)"
+)
+_KNOWN_CHECK = (
+    "SELECT count(*) FROM ledger_movement m LEFT JOIN ledger_movement r ON r.seq = m.closes "
+    "WHERE m.seq > {p} AND m.kind IN ('post', 'release') AND (r.seq IS NULL "
+    "OR r.kind <> 'reserve' OR r.player_id <> m.player_id OR r.amount <> m.amount "
+    "OR r.round_id <> m.round_id OR r.round_id IS NULL)"
+)
+
+
+class _Unmatched(LedgerError):
+    """Some reservation is not what the caller said: the careful path says which."""
+
+
+def _write_known_closes(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
+    """Write posts and releases whose reservations the caller described (`Known`) without
+    reading the reservations first: one insert per request finds its reservation, and one
+    query then checks every row written against the reservation it closes (any difference:
+    `_Unmatched`, and the caller's savepoint undoes the lot). A repeat or a second close meets
+    the unique indexes (IntegrityError). Rows other transactions commit meanwhile (PostgreSQL)
+    are checked too, and pass."""
+    players = {r.known.player_id for r in requests}  # type: ignore[union-attr]
+    need_house = any(type(r) is Post for r in requests)
+    if need_house:
+        _ensure_accounts(tx, {HOUSE_ACCOUNT: (HOUSE, None)})
+    bal = _account_balances(
+        tx, [a for p in players for a in (player_account(p), held_account(p))]
+        + ([HOUSE_ACCOUNT] if need_house else []), lock=True)
+    ts = tx.now_ts()
+    rows: list[tuple[Any, ...]] = []
+    out: list[Movement] = []
+    player_delta: dict[str, int] = defaultdict(int)
+    held_delta: dict[str, int] = defaultdict(int)
+    house = 0
+    for req in requests:
+        pid, stake, round_id = req.known  # type: ignore[misc]
+        acc = f"{PLAYER}:{pid}"
+        if type(req) is Post:
+            payout, kind = req.payout, "post"
+            house_leg = stake - payout
+        else:
+            payout, kind, house_leg = stake, "release", 0
+        after = bal[acc] = bal.get(acc, 0) + payout
+        player_delta[pid] += payout
+        held_delta[pid] -= stake
+        house += house_leg
+        rows.append((req.movement_id, kind, round_id, pid, req.reservation_id, stake,
+                     None if kind == "release" else payout, after, ts, payout, -stake,
+                     house_leg))
+        out.append(Movement(req.movement_id, kind, pid, stake,
+                            None if kind == "release" else payout, req.reservation_id,
+                            round_id, after, ts))
+    for pid, delta in held_delta.items():
+        if bal.get(f"{PLAYER}:{pid}:{HELD}", 0) + delta < 0:
+            raise _Unmatched("ledger.inconsistent", f"held account of {pid!r} would go negative")
+    p = bulk.placeholder(tx.conn)
+    base = bulk.fetch(tx.conn, "SELECT coalesce(max(seq), 0) FROM ledger_movement")[0][0]
+    bulk.execute_many(tx.conn, _KNOWN_INSERT, rows)
+    if bulk.fetch(tx.conn, _KNOWN_CHECK.format(p=p), (base,))[0][0]:
+        raise _Unmatched("ledger.reservation_mismatch", "reservations are not as described")
+    updates = [(v, f"{PLAYER}:{p}") for p, v in player_delta.items() if v]
+    updates += [(v, f"{PLAYER}:{p}:{HELD}") for p, v in held_delta.items() if v]
+    if house:
+        updates.append((house, HOUSE_ACCOUNT))
+    updates.sort(key=_second)  # the order the accounts were locked in
+    bulk.execute_many(
+        tx.conn, "UPDATE ledger_account SET balance = balance + {p} WHERE id = {p}", updates)
+    return out
 
 
 def post_many(tx: Tx, requests: Sequence[Post]) -> list[Movement]:

@@ -161,6 +161,73 @@ def test_a_reservation_closes_once(store: Store) -> None:
     assert snapshot(store)["counts"]["ledger_movement"] == before["counts"]["ledger_movement"] + 1
 
 
+def test_a_settlement_with_some_repeats_answers_them_and_writes_the_rest(store: Store) -> None:
+    """The optimistic write meets the unique index on the repeated id; the same transaction
+    goes on (savepoint) and the careful path answers the repeat with its first result."""
+    funded(store, alice=1_000)
+    with store.transaction() as tx:
+        for i in range(3):
+            L.reserve(tx, f"s{i}", "alice", 100)
+        first = L.post(tx, "s0:post", "s0", 200)
+    with store.transaction() as tx:
+        L.credit(tx, "in-the-same-tx", "alice", 5)  # written before: must survive the retry
+        out = L.settle_many(tx, [L.Post("s0:post", "s0", 200), L.Post("s1:post", "s1", 0),
+                                 L.Release("s2:void", "s2")])
+    assert out[0] == first and [m.kind for m in out] == ["post", "post", "release"]
+    with store.reader() as tx:
+        assert L.balance(tx, "alice") == L.Balance(1_000 - 300 + 200 + 100 + 5, 0)
+        assert L.total_balance(tx) == 0
+
+
+def test_closes_of_described_reservations_give_what_the_careful_path_gives(
+        store: Store) -> None:
+    """The same settlement written with `Known` (no reads first) and without: same movements
+    (but their ids and time), same balances."""
+    funded(store, alice=10_000, bob=10_000)
+    results = {}
+    for tag, known in (("plain", False), ("known", True)):
+        with store.transaction() as tx:
+            L.reserve_many(tx, [L.Reserve(f"{tag}{i}", "alice" if i % 2 else "bob", 100 + i,
+                                          f"R-{tag}") for i in range(6)])
+        reqs = [L.Post(f"{tag}{i}:post", f"{tag}{i}", 50 * i,
+                       L.Known("alice" if i % 2 else "bob", 100 + i, f"R-{tag}") if known
+                       else None) for i in range(5)]
+        reqs.append(L.Release(f"{tag}5:void", f"{tag}5",
+                              L.Known("alice", 105, f"R-{tag}") if known else None))
+        with store.transaction() as tx:
+            out = L.settle_many(tx, reqs)
+        results[tag] = [(m.kind, m.player_id, m.amount, m.payout) for m in out]
+        with store.transaction() as tx:  # a repeat answers the first results
+            assert [m.content() for m in L.settle_many(tx, reqs)] == [m.content() for m in out]
+            assert L.total_balance(tx) == 0 and not L.open_reservations(tx)
+    assert results["plain"] == results["known"]
+    with store.reader() as tx:  # alice (bets 1, 3, 5), each round: -101 -103, +50 +150
+        assert L.balance(tx, "alice") == L.Balance(10_000 + 2 * (-101 - 103 + 50 + 150), 0)
+
+
+@pytest.mark.parametrize("known", [
+    L.Known("bob", 100, "R"),      # another player
+    L.Known("alice", 99, "R"),     # another amount
+    L.Known("alice", 100, "R2"),   # another round
+])
+def test_a_described_reservation_that_differs_is_refused_and_nothing_moves(
+        store: Store, known: L.Known) -> None:
+    funded(store, alice=1_000, bob=1_000)
+    with store.transaction() as tx:
+        L.reserve(tx, "m1", "alice", 100, round_id="R")
+        L.reserve(tx, "m2", "alice", 100, round_id="R")
+    before = snapshot(store)
+    with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+        L.settle_many(tx, [L.Post("m2:post", "m2", 0, L.Known("alice", 100, "R")),
+                           L.Post("m1:post", "m1", 200, known)])
+    assert err.value.code == "ledger.reservation_mismatch"
+    assert snapshot(store) == before
+    with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+        L.settle_many(tx, [L.Post("x:post", "nope", 0, L.Known("alice", 100, "R"))])
+    assert err.value.code == "ledger.unknown_reservation"
+    assert snapshot(store) == before
+
+
 def test_insufficient_funds_leaves_everything_unchanged(store: Store) -> None:
     funded(store, alice=1_000, bob=50)
     with store.transaction() as tx:

@@ -10,7 +10,8 @@ PostgreSQL); only the placeholder differs (``?`` vs ``%s``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection
@@ -24,15 +25,16 @@ def placeholder(conn: Connection) -> str:
 
 
 def _run(conn: Connection, sql: str, params: Any, *, many: bool = False,
-         fetch: bool = False) -> list[Any]:
-    """Run one statement on the driver's cursor of ``conn``; the rows if ``fetch``."""
+         fetch: bool = False) -> Any:
+    """Run one statement on the driver's cursor of ``conn``: the rows if ``fetch``, else the
+    number of rows it changed (summed over an executemany by both drivers)."""
     cursor = conn.connection.cursor()
     try:
         if many:
             cursor.executemany(sql, params)
         else:
             cursor.execute(sql, params)
-        return cursor.fetchall() if fetch else []
+        return cursor.fetchall() if fetch else cursor.rowcount
     except conn.dialect.loaded_dbapi.Error as e:
         raise DBAPIError.instance(sql, params if not many else None, e,
                                   conn.dialect.loaded_dbapi.Error,
@@ -52,10 +54,12 @@ def insert_rows(conn: Connection, table: str, columns: Sequence[str],
     _run(conn, sql, rows, many=True)
 
 
-def execute_many(conn: Connection, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
-    """Run one statement (written with ``{p}`` for each placeholder) for many parameter rows."""
-    if rows:
-        _run(conn, sql.format(p=placeholder(conn)), rows, many=True)
+def execute_many(conn: Connection, sql: str, rows: Sequence[tuple[Any, ...]]) -> int:
+    """Run one statement (written with ``{p}`` for each placeholder) for many parameter rows;
+    the number of rows changed."""
+    if not rows:
+        return 0
+    return int(_run(conn, sql.format(p=placeholder(conn)), rows, many=True))
 
 
 def fetch(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
@@ -94,3 +98,17 @@ def select_by_pairs(conn: Connection, table: str, columns: Sequence[str],
                f'JOIN {table} t ON t."{key[0]}" = wanted.k1 AND t."{key[1]}" = wanted.k2')
         found.extend(_run(conn, sql, tuple(x for pr in chunk for x in pr), fetch=True))
     return found
+
+
+@contextmanager
+def savepoint(conn: Connection, name: str) -> Iterator[None]:
+    """A savepoint inside the current transaction: on an exception, what the block wrote is
+    undone (the transaction goes on, on PostgreSQL too) and the exception propagates."""
+    _run(conn, f"SAVEPOINT {name}", ())
+    try:
+        yield
+    except BaseException:
+        _run(conn, f"ROLLBACK TO SAVEPOINT {name}", ())
+        _run(conn, f"RELEASE SAVEPOINT {name}", ())
+        raise
+    _run(conn, f"RELEASE SAVEPOINT {name}", ())

@@ -53,14 +53,22 @@ def money_for(state: core.RoundState, events: Iterable[core.Event]
         return by_spot.get((player, position, kind), [])
 
     def pay(placements: list[core.Placement], returned: int, refund: bool = False) -> None:
+        if len(placements) == 1 and not refund:  # the common case: one placement per spot
+            p = placements[0]
+            out.append(ledger.Post(f"{rid}/{p.placement_id}/settle",
+                                   reservation_id(rid, p.placement_id), returned,
+                                   ledger.Known(p.player, p.amount, rid)))
+            return
         if refund:
             out.extend(ledger.Release(f"{rid}/{p.placement_id}/refund",
-                                      reservation_id(rid, p.placement_id)) for p in placements)
+                                      reservation_id(rid, p.placement_id),
+                                      ledger.Known(p.player, p.amount, rid)) for p in placements)
             return
         for p, share in zip(placements, allocate(returned, [p.amount for p in placements]),
                             strict=True):
             out.append(ledger.Post(f"{rid}/{p.placement_id}/settle",
-                                   reservation_id(rid, p.placement_id), share))
+                                   reservation_id(rid, p.placement_id), share,
+                                   ledger.Known(p.player, p.amount, rid)))
 
     for e in events:
         d = e.data
@@ -75,5 +83,6 @@ def money_for(state: core.RoundState, events: Iterable[core.Event]
         elif e.type == "round_voided":
             for r in d["refunds"]:
                 out.append(ledger.Release(f"{rid}/{r['placement_id']}/void",
-                                          reservation_id(rid, r["placement_id"])))
+                                          reservation_id(rid, r["placement_id"]),
+                                          ledger.Known(r["player"], r["amount"], rid)))
     return out

@@ -512,10 +512,13 @@ def _settle_players(state: RoundState, who: list[tuple[str, int, bool]],
     """
     done: set[tuple[str, int, str]] = set()
     pt = state.rules.paytable
-    outcome: dict[tuple[int, int, bool], tuple[list[str], int, live.MainResult]] = {}
+    settled, stakes = state.settled, state.stakes
+    main, mdp_kind = BetKind.MAIN, BetKind.MANO_DI_POKER
+    outcome: dict[tuple[int, int, bool], tuple[list[str], int, live.MainResult, str]] = {}
+    returned: dict[tuple[int, live.MainResult], int] = {}  # a handful of distinct stakes
     for player, position, automatic in who:
-        key = (player, position, BetKind.MAIN.value)
-        if key in state.settled or key in done:
+        key = (player, position, "main")
+        if key in settled or key in done:
             continue
         pos = state.positions[position]
         length = pos.seats[player].length
@@ -524,22 +527,25 @@ def _settle_players(state: RoundState, who: list[tuple[str, int, bool]],
             cards = pos.cards[:length]
             hand = Hand.of(cards)
             dealer = Hand.of(state.dealer[:1] if automatic else state.dealer)
-            memo = ([c.code for c in cards], hand.total, live.settle_main(hand, dealer))
+            result = live.settle_main(hand, dealer)
+            memo = ([c.code for c in cards], hand.total, result, result.value)
             outcome[(position, length, automatic)] = memo
-        codes, total, result = memo
-        stake = state.stake(player, position, BetKind.MAIN)
-        mdp_stake = state.stake(player, position, BetKind.MANO_DI_POKER)
+        codes, total, result, result_name = memo
+        stake = stakes.get((player, position, main), 0)
+        back = returned.get((stake, result))
+        if back is None:
+            back = returned[(stake, result)] = live.main_returned(stake, result, pt)
+        mdp_stake = stakes.get((player, position, mdp_kind), 0)
         mdp = None
         if mdp_stake:
             m = live.settle_mano_di_poker(mdp_stake, pos.cards[:length], state.dealer[0], pt)
             mdp = {"stake": mdp_stake, "result": m.result.value, "class": m.kind,
                    "returned": m.returned}
-            done.add((player, position, BetKind.MANO_DI_POKER.value))
+            done.add((player, position, "mano_di_poker"))
         events.append(Event("player_settled", {
             "player": player, "position": position, "cards": codes, "total": total,
             "automatic_win": automatic,
-            "main": {"stake": stake, "result": result.value,
-                     "returned": live.main_returned(stake, result, pt)},
+            "main": {"stake": stake, "result": result_name, "returned": back},
             "mano_di_poker": mdp,
         }))
         done.add(key)
