@@ -45,6 +45,28 @@ async def test_a_round_from_bets_to_settlement_with_two_players_on_one_position(
     assert h.events("card_burned")
 
 
+async def test_each_player_gets_their_settlement_and_the_dealer_one_summary(h):
+    await h.start()
+    await h.bet("ann", 1, 1000)
+    await h.bet("bob", 2, 1000)
+    await h.bet("bob", 2, 200, "mano_di_poker")
+    await h.close_betting()
+    await h.cards("Qs 7c 7b 4s")          # burn, ann 7, bob 7, dealer 4
+    for player, position in (("ann", 1), ("bob", 2)):
+        await h.decide(player, position, "stai")
+    await h.cards("2c")                   # dealer 6: stands
+    assert h.actor.state.finished
+    settled = [(a, e["player"]) for a, e in h.seen if e["type"] == "player_settled"]
+    assert sorted(settled) == [("player:ann", "ann"), ("player:bob", "bob")]
+    [summary] = [e for a, e in h.seen if e["type"] == "settlement_summary"]
+    assert [a for a, e in h.seen if e["type"] == "settlement_summary"] == ["dealer"]
+    bob = next(e for a, e in h.seen if e["type"] == "player_settled" and e["player"] == "bob")
+    returned = 2000 + 2000 + bob["mano_di_poker"]["returned"]  # 7 beats the dealer's 6
+    assert summary == {"type": "settlement_summary", "table_id": h.actor.table_id,
+                       "round_id": h.actor.state.round_id, "settled": 2, "staked": 2200,
+                       "returned": returned}
+
+
 async def test_a_repeated_command_returns_the_first_answer_and_changes_nothing(h):
     await h.start()
     first = await h.bet("ann", 2, 500, key="k1")

@@ -390,13 +390,24 @@ class TableActor:
             self._publish_now(round_id, events)
 
     def _publish_now(self, round_id: str | None, events: list[core.Event]) -> None:
+        """Each event to its audience. A player's own events go to that player only; the dealer
+        gets one summary of a step's settlements (a console cannot take 30,000 messages)."""
+        settled = staked = returned = 0
         for e in events:
             if e.private:
                 continue
             payload = {"type": e.type, "table_id": self.table_id, "round_id": round_id,
                        **e.data}
             player = e.data.get("player")
-            if e.type == "bet_placed":  # the dealer gets a running summary instead
+            if e.type in ("player_settled", "side_bet_settled"):
+                self.hub.publish(self.table_id, f"player:{player}", payload)
+                settled += 1
+                for bet in ((e.data["main"], e.data["mano_di_poker"])
+                            if e.type == "player_settled" else (e.data,)):
+                    if bet is not None:
+                        staked += bet["stake"]
+                        returned += bet["returned"]
+            elif e.type == "bet_placed":  # the dealer gets a running summary instead
                 self.hub.publish(self.table_id, f"player:{player}", payload)
             elif e.type in PLAYER_EVENTS and player is not None:
                 self.hub.publish(self.table_id, f"player:{player}", payload)
@@ -413,6 +424,10 @@ class TableActor:
                 self.hub.publish(self.table_id, "dealer", payload)
             else:
                 self.hub.publish(self.table_id, "public", payload)
+        if settled:
+            self.hub.publish(self.table_id, "dealer", {
+                "type": "settlement_summary", "table_id": self.table_id, "round_id": round_id,
+                "settled": settled, "staked": staked, "returned": returned})
 
     def _alert(self, code: str, message: str, **extra: Any) -> None:
         alert = {"code": code, "message": message, "at": self.clock.now(), **extra}

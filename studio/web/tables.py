@@ -73,7 +73,9 @@ class TableService:
         self.history = HistoryProjection(actor.store, actor.table_id)
         self.decision: dict[str, Any] | None = None  # {"position", "turn", "deadline"}
         self.attached: AttachedDevices | None = None  # the table's devices, once attached
-        self._subscribers: list[Subscriber] = []
+        # Subscribers by audience ("dealer", "player:<id>"): a player's own event reaches that
+        # player's connections without looking at the thousands of others.
+        self._by_audience: dict[str, list[Subscriber]] = {}
         self._unsubscribe = actor.hub.subscribe(self._on_event)
         self.seq = 0  # events fanned out so far (clients see it as a change counter)
         self._paused_seen = False
@@ -83,10 +85,21 @@ class TableService:
 
     # -- fan-out --------------------------------------------------------------------------
 
+    @property
+    def _subscribers(self) -> list[Subscriber]:
+        return [sub for subs in self._by_audience.values() for sub in subs]
+
     def subscribe(self, audience: str, deliver: Deliver) -> Callable[[], None]:
         sub = Subscriber(audience, deliver)
-        self._subscribers.append(sub)
-        return lambda: self._subscribers.remove(sub) if sub in self._subscribers else None
+        self._by_audience.setdefault(audience, []).append(sub)
+
+        def unsubscribe() -> None:
+            subs = self._by_audience.get(audience, [])
+            if sub in subs:
+                subs.remove(sub)
+            if not subs:
+                self._by_audience.pop(audience, None)
+        return unsubscribe
 
     def _on_event(self, table_id: str, audience: str, event: dict[str, Any]) -> None:
         if table_id != self.table_id:
@@ -100,15 +113,14 @@ class TableService:
             for sub in list(self._subscribers):
                 if sub.player is not None:
                     sub.deliver(status)
-        for sub in list(self._subscribers):
+        if audience == "public":  # everyone, each player seeing it as themselves
+            targets = [(sub, event if sub.player is None
+                        else redact_for_player(event, sub.player)) for sub in self._subscribers]
+        else:  # "dealer" or one player's own event
+            targets = [(sub, event) for sub in list(self._by_audience.get(audience, ()))]
+        for sub, message in targets:
             try:
-                if sub.audience == "dealer":
-                    if audience in ("public", "dealer"):
-                        sub.deliver(event)
-                elif audience == sub.audience:
-                    sub.deliver(event)
-                elif audience == "public":
-                    sub.deliver(redact_for_player(event, sub.player or ""))
+                sub.deliver(message)
             except Exception:  # one broken client must not stop the others
                 log.exception("table %s: delivering %s failed", self.table_id, event.get("type"))
 
