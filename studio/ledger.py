@@ -519,7 +519,25 @@ def reserve_many(tx: Tx, requests: Sequence[Reserve]) -> list[ReserveOutcome]:
             outcomes[i] = ReserveOutcome(req, None, e)
     if not valid:
         return outcomes  # type: ignore[return-value]
-    previous = _movements_by_id(tx, [requests[i].movement_id for i in valid])
+    ids = [requests[i].movement_id for i in valid]
+    if len(set(ids)) == len(ids):
+        # Bets are almost never repeats: write without looking the ids up first, and let the
+        # unique index on ids refuse a repeat (then the savepoint undoes the lot, and the
+        # careful path below answers repeats with their first result).
+        try:
+            with bulk.savepoint(tx.conn, "ledger_reserve"):
+                return _reserve_valid(tx, requests, valid, outcomes[:], {})
+        except IntegrityError:
+            pass
+    return _reserve_valid(tx, requests, valid, outcomes,
+                          _movements_by_id(tx, [requests[i].movement_id for i in valid]))
+
+
+def _reserve_valid(tx: Tx, requests: Sequence[Reserve], valid: list[int],
+                   outcomes: list[ReserveOutcome | None], previous: Mapping[str, Movement]
+                   ) -> list[ReserveOutcome]:
+    """Apply the valid requests (indexes ``valid``), given the movements already stored under
+    their ids (``previous``); ``outcomes`` holds the invalid ones' refusals already."""
     available = _account_balances(
         tx, [player_account(requests[i].player_id) for i in valid], lock=True)
 
@@ -557,6 +575,36 @@ def reserve_many(tx: Tx, requests: Sequence[Reserve]) -> list[ReserveOutcome]:
             applied[req.movement_id] = mov
             outcomes[i] = ReserveOutcome(req, mov)
             continue
+        if not previous and len(unit) <= 8:
+            # Inline too: a fresh group (one command's bets) of one player, all or nothing.
+            reqs = [requests[i] for i in unit]
+            pid = reqs[0].player_id
+            mids = {r.movement_id for r in reqs}
+            if (all(r.player_id == pid for r in reqs) and len(mids) == len(reqs)
+                    and not any(m in applied for m in mids)):
+                acc = f"{PLAYER}:{pid}"
+                have = available.get(acc, 0)
+                need = 0
+                for r in reqs:  # refused at the first bet the money does not cover
+                    need += r.amount
+                    if need > have:
+                        e = _insufficient(pid, need, have, r.movement_id)
+                        break
+                else:
+                    e = None
+                if e is not None:
+                    for i in unit:
+                        outcomes[i] = ReserveOutcome(requests[i], None, e)
+                    continue
+                for i, req in zip(unit, reqs, strict=True):
+                    amount = req.amount
+                    have -= amount
+                    mov = add(req.movement_id, "reserve", req.round_id, pid, None, None, amount,
+                              None, have, -amount, amount)
+                    applied[req.movement_id] = mov
+                    outcomes[i] = ReserveOutcome(req, mov)
+                available[acc] = have
+                continue
         try:
             plan = _plan_unit(requests, unit, previous, applied, available)
         except LedgerError as e:

@@ -259,6 +259,7 @@ def test_a_refused_bet_group_applies_none_of_its_bets(store: Store) -> None:
         out = L.reserve_many(tx, requests)
         assert [o.ok for o in out] == [False, True, False, False, True, True]
         assert {o.error.code for o in out if o.error} == {"ledger.insufficient_funds"}
+        assert out[0].error.movement_id == "a:mdp"  # the first bet the money does not cover
         assert L.balances(tx, ["alice", "bob"]) == {
             "alice": L.Balance(0, 1_000), "bob": L.Balance(0, 1_000)}
         assert L.movement(tx, "a:main") is None
