@@ -341,3 +341,24 @@ async def test_the_table_video_is_mounted_for_players_with_a_token(tmp_path, aio
         assert r.status == 200 and "startVideo" in await r.text()
     finally:
         await h.stop()
+
+
+async def test_the_access_log_keeps_the_path_but_never_a_token(studio, aiohttp_client,
+                                                               caplog) -> None:
+    import logging
+
+    from aiohttp.test_utils import TestServer
+
+    from studio.web.access_log import PathOnlyAccessLogger
+
+    server = TestServer(studio.app)  # as `studio demo` runs it
+    await server.start_server(access_log_class=PathOnlyAccessLogger)
+    client = await aiohttp_client(server)
+    token = studio.token("ann")
+    with caplog.at_level(logging.INFO, logger="aiohttp.access"):
+        resp = await client.get(f"/play?token={token}&lang=en")
+        assert resp.status == 200
+        await resp.release()
+    lines = [r.getMessage() for r in caplog.records if r.name == "aiohttp.access"]
+    assert any('"GET /play"' in line and " 200 " in line for line in lines), lines
+    assert not any(token in line or "token" in line for line in lines)

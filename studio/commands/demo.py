@@ -75,6 +75,7 @@ async def _serve(args: argparse.Namespace) -> None:
     from studio.storage import Store
     from studio.table.actor import TableActor
     from studio.table.hub import Hub
+    from studio.web.access_log import PathOnlyAccessLogger
     from studio.web.app import create_app
     from studio.web.context import Studio
     from studio.web.simulators import SimulatedDevices
@@ -127,7 +128,7 @@ async def _serve(args: argparse.Namespace) -> None:
             print(f"(no table video: {e})")
 
     app = create_app(studio)
-    runner = web.AppRunner(app)
+    runner = web.AppRunner(app, access_log_class=PathOnlyAccessLogger)
     await runner.setup()
     port = cfg.studio.port if args.port is None else args.port
     site = web.TCPSite(runner, "127.0.0.1", port)

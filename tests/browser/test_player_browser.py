@@ -65,6 +65,12 @@ async def test_a_player_bets_hits_stands_and_sees_the_settlement(
     await expect(page.get_by_test_id("btn-carta")).to_be_visible(timeout=T)
     await expect(page.get_by_test_id("position-1-cards").locator("[data-card='5c']")
                  ).to_be_visible()
+    # the token left the address bar at once; a reload still signs in (this tab's storage)
+    assert "token" not in page.url and "lang=en" in page.url
+    await page.reload()
+    await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "up",
+                                                                       timeout=T)
+    await expect(page.get_by_test_id("btn-carta")).to_be_visible(timeout=T)
     await screenshot(page, "player")
 
     await page.get_by_test_id("btn-carta").click()

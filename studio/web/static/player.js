@@ -6,11 +6,19 @@
 // Commands go over HTTP with an idempotency key; the answer or its error code is shown.
 //
 // URL: /play?token=<operator token>&table=<table id>&lang=it|en
+// The token leaves the address bar at once (it would otherwise be bookmarked, shared or seen on
+// a screen) and lives in this tab's sessionStorage, so a reload still signs in.
 
 import { STRINGS, cardLabel, halves, money } from "/static/i18n.js";
 
 const params = new URLSearchParams(location.search);
-const token = params.get("token") || "";
+const token = params.get("token") || sessionStorage.getItem("playerToken") || "";
+if (params.has("token")) {
+  sessionStorage.setItem("playerToken", token);
+  params.delete("token");
+  const rest = params.toString();
+  history.replaceState(null, "", location.pathname + (rest ? `?${rest}` : "") + location.hash);
+}
 const CHIPS = [100, 500, 1000, 2500, 10000];
 const KINDS = ["main", "partita_perfetta", "mano_di_poker"];
 
