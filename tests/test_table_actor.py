@@ -249,3 +249,27 @@ async def test_uuid_keys_differ_per_player(h):
     key = uuid.uuid4().hex
     assert (await h.bet("ann", 1, 500, key=key))["ok"]
     assert (await h.bet("bob", 1, 500, key=key))["ok"]  # keys are per player
+
+
+def test_settlements_are_stored_as_tables_and_expand_back_to_the_events():
+    from studio.table import round as core
+    from studio.table.actor import expand_stored, stored_events
+
+    events = [
+        core.Event("player_settled", {"player": "ann", "position": 1, "main": {"stake": 1}}),
+        core.Event("player_settled", {"position": 2, "player": "bob", "main": {"stake": 2}}),
+        core.Event("side_bet_settled", {"player": "ann", "kind": "partita_perfetta"}),
+        core.Event("player_settled", {"player": "cy", "position": 3, "main": None,
+                                      "extra": True}),
+        core.Event("round_closed", {"round_id": "R"}),
+    ]
+    stored = stored_events(events)
+    assert [t for t, _, _ in stored] == ["players_settled", "side_bets_settled",
+                                         "players_settled", "round_closed"]
+    assert stored[0][1]["columns"] == ["player", "position", "main"]
+    assert stored[0][1]["rows"][1] == ["bob", 2, {"stake": 2}]  # the columns' order
+    expanded = [x for t, payload, _ in stored for x in expand_stored(t, payload)]
+    assert expanded == [(e.type, e.data) for e in events]
+    # the first stored form (a list of objects) still expands, for logs written before
+    assert expand_stored("players_settled", {"settlements": [{"player": "ann"}]}) == [
+        ("player_settled", {"player": "ann"})]

@@ -80,14 +80,21 @@ GROUPED = {"player_settled": "players_settled", "side_bet_settled": "side_bets_s
 
 def stored_events(events: Iterable[core.Event]) -> list[tuple[str, dict[str, Any], bool]]:
     out: list[tuple[str, dict[str, Any], bool]] = []
+    keys: Any = None
+    columns: list[str] = []
+    rows: list[list[Any]] = []
     for e in events:
         group = GROUPED.get(e.type)
         if group is None:
             out.append((e.type, dict(e.data), e.private))
             continue
-        if not (out and out[-1][0] == group and out[-1][1]["columns"] == list(e.data)):
-            out.append((group, {"columns": list(e.data), "rows": []}, False))
-        out[-1][1]["rows"].append(list(e.data.values()))
+        data = e.data
+        if not (out and out[-1][0] == group and data.keys() == keys):
+            keys = data.keys()
+            columns = list(keys)
+            out.append((group, {"columns": columns, "rows": []}, False))
+            rows = out[-1][1]["rows"]
+        rows.append([data[k] for k in columns])  # in the columns' order, whatever the dict's
     return out
 
 

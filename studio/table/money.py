@@ -47,7 +47,7 @@ def money_for(state: core.RoundState, events: Iterable[core.Event]
     else:  # index once: a settlement of thousands of spots stays linear
         by_spot = {}
         for p in state.placements:
-            by_spot.setdefault((p.player, p.position, p.kind.value), []).append(p)
+            by_spot.setdefault((p.player, p.position, p.kind), []).append(p)
 
     def spot(player: str, position: int, kind: str) -> list[core.Placement]:
         return by_spot.get((player, position, kind), [])
@@ -70,12 +70,20 @@ def money_for(state: core.RoundState, events: Iterable[core.Event]
                                    reservation_id(rid, p.placement_id), share,
                                    ledger.Known(p.player, p.amount, rid)))
 
+    post, known = ledger.Post, ledger.Known
     for e in events:
         d = e.data
         if e.type == "side_bet_settled":
             pay(spot(d["player"], d["position"], d["kind"]), d["returned"])
         elif e.type == "player_settled":
-            pay(spot(d["player"], d["position"], "main"), d["main"]["returned"])
+            mains = by_spot.get((d["player"], d["position"], "main"), ())
+            if len(mains) == 1:  # the common case inline: 30,000 of these in a settlement
+                p = mains[0]
+                out.append(post(f"{rid}/{p.placement_id}/settle",
+                                reservation_id(rid, p.placement_id), d["main"]["returned"],
+                                known(p.player, p.amount, rid)))
+            else:
+                pay(list(mains), d["main"]["returned"])
             m = d["mano_di_poker"]
             if m is not None:
                 pay(spot(d["player"], d["position"], "mano_di_poker"), m["returned"],

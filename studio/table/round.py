@@ -613,7 +613,7 @@ def _advance(state: RoundState, events: list[Event]) -> tuple[RoundState, list[E
             continue
         if state.phase is Phase.DEALER:
             pending = [(p, n) for n in state.dealt_positions() for p in state.players_on(n)
-                       if (p, n, BetKind.MAIN.value) not in state.settled]
+                       if (p, n, "main") not in state.settled]
             if pending and live.dealer_must_draw(Hand.of(state.dealer)):
                 events.append(_expect(state))
                 return state, events
@@ -676,7 +676,7 @@ def _resolve_decisions(state: RoundState, events: list[Event]) -> tuple[RoundSta
 
 def _void(state: RoundState, cmd: Void) -> tuple[RoundState, list[Event]]:
     refunds = [p for p in state.placements
-               if (p.player, p.position, p.kind.value) not in state.settled]
+               if (p.player, p.position, p.kind) not in state.settled]
     return replace(state, phase=Phase.VOID, void_reason=cmd.reason), [Event("round_voided", {
         "round_id": state.round_id, "reason": cmd.reason,
         "refunds": [{"placement_id": p.placement_id, "player": p.player,

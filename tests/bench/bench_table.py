@@ -11,8 +11,11 @@
    baseline: commands one at a time (one transaction each).
    Goals: >= 20,000 bets/s, p99 <= 50 ms.
 3. Settlement of 30,000 bets: time from the dealer's last card to every balance updated (the
-   actor's answer comes after the commit). Baseline: the pure round's settlement, no database.
-   Goal: <= 1 s.
+   commit, dated by the first publication, which follows it), and to every player told (the
+   actor idle again). Baseline: the pure round's settlement, no database. Goal: <= 1 s.
+
+The studio process's collector settings (`studio.runtime.tune_gc`, as `studio demo` applies
+them) are used; `--default-gc` keeps CPython's defaults to show what they give.
 """
 
 from __future__ import annotations
@@ -156,10 +159,17 @@ async def settlement(workdir: Path, players: int) -> dict[str, float]:
     actor.card_seen("Ac", "shoe")  # dealer 3
     await actor.drain()
     pure_state = actor.state
+    committed: list[float] = []  # publications follow the commit: the first one dates it
+
+    def on_event(table_id: str, audience: str, event: dict) -> None:
+        if event["type"] == "player_settled" and not committed:
+            committed.append(time.perf_counter())
+    actor.hub.subscribe(on_event)
     started = time.perf_counter()
     actor.card_seen("3d", "shoe")  # dealer 6: stands; every bet settles now
     await actor.drain()
-    seconds = time.perf_counter() - started
+    told = time.perf_counter() - started
+    seconds = committed[0] - started
     assert actor.state.finished
     with store.reader() as tx:
         assert not ledger.open_reservations(tx)
@@ -169,7 +179,7 @@ async def settlement(workdir: Path, players: int) -> dict[str, float]:
     pure = time.perf_counter() - t
     await actor.stop()
     store.dispose()
-    return {"settle_s": seconds, "pure_settle_s": pure, "bets": 3 * players}
+    return {"settle_s": seconds, "told_s": told, "pure_settle_s": pure, "bets": 3 * players}
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -190,9 +200,18 @@ async def main_async(args: argparse.Namespace) -> None:
               f"{w['baseline_bets_s']:,.0f} bets/s (all at once = "
               f"{w['burst_bets_s'] / w['baseline_bets_s']:.1f}x baseline). "
               "Goal >= 20,000 bets/s, p99 <= 50 ms")
-        s = await settlement(workdir, args.players)
+        runs = []
+        for n in range(args.repeat):  # the median of a few: one run swings with the host
+            sub = workdir / f"settle{n}"
+            sub.mkdir()
+            runs.append(await settlement(sub, args.players))
+        s = sorted(runs, key=lambda r: r["settle_s"])[len(runs) // 2]
+        if len(runs) > 1:
+            each = ", ".join(f"{r['settle_s']:.3f}" for r in runs)
+            print(f"   settlement runs (committed): {each} s; the median follows")
         print(f"3. settlement of {s['bets']:,} bets, dealer's last card -> every balance "
-              f"updated: {s['settle_s']:.3f} s (pure round alone {s['pure_settle_s']:.3f} s; "
+              f"updated (committed): {s['settle_s']:.3f} s, every player told: "
+              f"{s['told_s']:.3f} s (pure round alone {s['pure_settle_s']:.3f} s; "
               f"{s['settle_s'] / s['pure_settle_s']:.1f}x). Goal <= 1 s")
 
 
@@ -200,6 +219,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=50)
     ap.add_argument("--players", type=int, default=10_000)
+    ap.add_argument("--repeat", type=int, default=3, help="settlement runs (the median is shown)")
     ap.add_argument("--default-gc", action="store_true",
                     help="keep CPython's default collector settings (to see what tuning gives)")
     args = ap.parse_args()
