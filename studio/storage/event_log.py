@@ -121,6 +121,17 @@ def head(tx: Tx, stream_id: str) -> tuple[int, str]:
     return heads[stream_id]
 
 
+def recent_start(tx: Tx, stream_id: str, opening_type: str, count: int) -> int:
+    """The ``after_stream_seq`` from which to read a stream so as to see its last ``count``
+    rounds whole (each begins with an event of ``opening_type``): a table's start-up and its
+    history read what they need, not years of log. 0 when the stream has fewer rounds."""
+    p = bulk.placeholder(tx.conn)
+    rows = bulk.fetch(tx.conn, f"SELECT stream_seq FROM event_log WHERE stream_id = {p} "
+                               f"AND type = {p} ORDER BY stream_seq DESC LIMIT 1 OFFSET {p}",
+                      (stream_id, opening_type, max(count, 1) - 1))
+    return int(rows[0][0]) - 1 if rows else 0
+
+
 def append(tx: Tx, events: Sequence[NewEvent]) -> list[StoredEvent]:
     """Append events in the given order, in ``tx``; return them as stored (with seq and hash).
 

@@ -37,6 +37,7 @@ from studio.table.rng_shoe import RngShoe
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 4096
+RECOVERY_ROUNDS = 1000  # the rounds read back at start-up (in flight, Ripunta's last bets)
 PLAYER_EVENTS = {"bet_placed", "bets_cancelled", "player_settled", "side_bet_settled",
                  "autoplay_changed", "bet_refunded"}
 
@@ -167,7 +168,10 @@ class TableActor:
         finished: set[str] = set()
         bets: dict[str, dict[str, list[tuple[int, str, int]]]] = {}
         with self.store.reader() as tx:
-            for ev in event_log.iter_events(tx, stream_id=self.stream):
+            # Rounds run one after another, so only the last can be in flight; Ripunta needs
+            # recent bets only. Start-up reads the recent rounds, not the table's whole log.
+            after = event_log.recent_start(tx, self.stream, "betting_opened", RECOVERY_ROUNDS)
+            for ev in event_log.iter_events(tx, stream_id=self.stream, after_stream_seq=after):
                 p = ev.payload
                 if ev.type == "betting_opened":
                     opened[ev.round_id] = int(p.get("round_no", 0))

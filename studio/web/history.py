@@ -28,6 +28,9 @@ class HistoryProjection:
 
     def catch_up(self) -> None:
         with self.store.reader() as tx:
+            if self.after == 0:  # first read: only the rounds it keeps, not the whole log
+                self.after = event_log.recent_start(tx, self.stream, "betting_opened",
+                                                    self.max_rounds)
             for ev in event_log.iter_events(tx, stream_id=self.stream,
                                             after_stream_seq=self.after):
                 self._apply(ev.type, ev.round_id, ev.payload, ev.ts)
