@@ -526,11 +526,18 @@ def reserve_many(tx: Tx, requests: Sequence[Reserve]) -> list[ReserveOutcome]:
         # careful path below answers repeats with their first result).
         try:
             with bulk.savepoint(tx.conn, "ledger_reserve"):
-                return _reserve_valid(tx, requests, valid, outcomes[:], {})
-        except IntegrityError:
+                done = _reserve_valid(tx, requests, valid, outcomes[:], {})
+                if any(done[i].error is not None for i in valid):
+                    raise _Unsure  # a refusal might be a repeat's: only the careful path knows
+                return done
+        except (IntegrityError, _Unsure):
             pass
     return _reserve_valid(tx, requests, valid, outcomes,
                           _movements_by_id(tx, [requests[i].movement_id for i in valid]))
+
+
+class _Unsure(Exception):
+    """The optimistic attempt met something only the careful path can answer."""
 
 
 def _reserve_valid(tx: Tx, requests: Sequence[Reserve], valid: list[int],

@@ -103,6 +103,17 @@ def test_a_repeated_id_returns_the_first_result_and_changes_nothing(store: Store
     assert snapshot(store) == before
 
 
+def test_a_repeat_is_answered_as_a_repeat_even_when_the_money_is_spent(store: Store) -> None:
+    """The first reserve spent the balance: the repeat must not look like a new, refused bet
+    (found by the property test once reserves were written optimistically)."""
+    funded(store, alice=200)
+    with store.transaction() as tx:
+        [first] = L.reserve_many(tx, [L.Reserve("all-in", "alice", 200, "r")])
+    with store.transaction() as tx:
+        [again] = L.reserve_many(tx, [L.Reserve("all-in", "alice", 200, "r")])
+    assert again.ok and again.duplicate and again.movement == first.movement
+
+
 def test_a_repeat_inside_one_batch_is_applied_once(store: Store) -> None:
     funded(store, alice=1_000)
     with store.transaction() as tx:

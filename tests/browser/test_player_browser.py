@@ -148,8 +148,9 @@ async def test_two_players_on_one_position_one_stands_one_hits(
                                                              timeout=T)
     await expect(ann.get_by_test_id("history").locator("li").first).to_contain_text("4♥")
     assert studio.balance("ann") == (99_000, 0) and studio.balance("bob") == (101_000, 0)
-    settled = {e["player"]: e for e in studio.published("player_settled", "dealer")}
+    settled = {p: studio.published("player_settled", f"player:{p}")[-1] for p in ("ann", "bob")}
     assert settled["ann"]["cards"] == ["4c"] and settled["bob"]["cards"] == ["4c", "3s"]
+    assert studio.published("settlement_summary", "dealer")[-1]["settled"] == 2
 
 
 async def test_refusals_are_shown_and_change_nothing(studio, base_url, browser) -> None:
