@@ -273,3 +273,24 @@ def test_settlements_are_stored_as_tables_and_expand_back_to_the_events():
     # the first stored form (a list of objects) still expands, for logs written before
     assert expand_stored("players_settled", {"settlements": [{"player": "ann"}]}) == [
         ("player_settled", {"player": "ann"})]
+
+
+async def test_one_players_commands_in_one_batch_count_together_towards_the_limits(h):
+    """Commands submitted together are committed as one batch: a player's second command in
+    it must see the first one's bets (spot maximum, round total, side bet on a main bet)."""
+    import asyncio
+
+    h.credit("ann", h.cfg.limits.main_max)
+    await h.start()
+    main_max = h.cfg.limits.main_max
+    answers = await asyncio.gather(
+        h.actor.place_bets("ann", [{"position": 1, "amount": main_max}], "a1"),
+        h.actor.place_bets("bob", [{"position": 1, "amount": 500}], "b1"),
+        h.actor.place_bets("ann", [{"position": 1, "amount": 100}], "a2"),       # over the max
+        h.actor.place_bets("ann", [{"position": 1, "kind": "partita_perfetta",
+                                    "amount": 100}], "a3"),                      # on a1's main
+        h.actor.place_bets("bob", [{"position": 1, "amount": 500}], "b2"),
+    )
+    assert [a["ok"] for a in answers] == [True, True, False, True, True]
+    assert answers[2]["error"]["code"] == "bet.above_max"
+    assert h.balance("ann").reserved == main_max + 100 and h.balance("bob").reserved == 1000

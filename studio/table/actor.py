@@ -459,7 +459,9 @@ class TableActor:
     def _bet_batch(self, cmds: list[_Command]) -> None:
         now = self.clock.now()
         book = self.book
-        pending = core.BetBook(self.rules, book.closes_at) if book else None
+        # Bets accepted earlier in this batch, per player: they count towards the limits of
+        # the player's later commands in it (most players send one command per batch).
+        earlier: dict[str, list[core.Placement]] = {}
         answers: dict[int, dict[str, Any]] = {}
         accepted: list[tuple[int, _Command, list[core.Placement]]] = []
         reserves: list[ledger.Reserve] = []
@@ -475,14 +477,20 @@ class TableActor:
                     answers[i] = {"same_as": keys_in_batch[k]}
                     continue
                 keys_in_batch[k] = i
+                player = c.args.get("player")
+                pending = None
+                if player in earlier and book is not None:
+                    pending = core.BetBook(self.rules, book.closes_at)
+                    for p in earlier[player]:
+                        pending.count(p)
                 try:
                     placements = self._check_bets(c, now, pending)
                 except core.RoundError as e:
                     answers[i] = error_answer(e.code, e.message)
                     continue
-                for p in placements:
-                    pending.count(p)
-                    reserves.append(reserve_for(self.state.round_id, p, f"{c.actor}/{c.key}"))
+                earlier.setdefault(player, []).extend(placements)
+                group = f"{c.actor}/{c.key}"
+                reserves.extend(reserve_for(self.state.round_id, p, group) for p in placements)
                 accepted.append((i, c, placements))
             outcomes = ledger.reserve_many(tx, reserves) if reserves else []
             failed = [o for o in outcomes if not o.ok]
