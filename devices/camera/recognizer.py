@@ -3,11 +3,14 @@
 Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
 
 0. With the table's camera calibration (`Recognizer(art, camera=pose)` or
-   `recognize(frame, camera=pose)`, as the live table runs) step 1 is replaced: the frame is
-   rectified to a top-down view of the felt, where every card is a rectangle of known size, and
-   each right-angle corner of an outline there proposes a card (`table_view`). Proposals are
-   gated cheaply (on not-felt, a quick small-image score), judged as in step 2-3, and a near
-   miss that no named card covers is aligned (shift and turn in the view) and judged again.
+   `recognize(frame, camera=pose)`, as the live table runs; devices/camera/calibration.py) step
+   1 is replaced: the frame is rectified to a top-down view of the felt, where every card is a
+   rectangle of known size, and each right-angle corner of an outline there, or one long
+   straight side, proposes a card (`table_view`). Proposals are gated cheaply (on not-felt, a
+   quick small-image score, not a back), aligned to their best matching template (shift and
+   turn in the view, Gauss-Newton on the card image, and to a look-alike as well when the fit
+   is not close) and then judged as in steps 2-3, with a stricter separation: once aligned,
+   what fails to match is what is not there (a hand, a card on top), not a misread outline.
    This splits fanned cards, chips and printed lines that merge into one blob.
 
 1. Card-like regions: everything that is not green felt (G well above R and B), opened to drop
@@ -33,7 +36,7 @@ import numpy as np
 
 from devices.camera.layout import CameraPose
 from devices.camera.render import card_aspect
-from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size, filled
+from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size
 from devices.camera.templates import (
     BACK,
     CANON_H,
@@ -69,13 +72,14 @@ class Thresholds:
     min_aspect: float = 1.2  # long side / short side
     max_aspect: float = 2.8
     min_fill: float = 0.85  # a blob taken whole must fill this share of its quad
-    refine_from: float = 0.45  # a calibrated hypothesis this close is aligned and judged again
-    min_quick_score: float = 0.3  # a calibrated hypothesis is judged only if it starts this close
-    max_covered: float = 0.06  # a near miss this much under named cards is not aligned
-    align_step: float = 0.25  # the finest alignment step, view pixels (and degrees)
-    verify_separation: float = 0.3  # a calibrated card named less clearly is aligned first
-    verify_cell_error: float = 0.7  # ... or with a grid cell matching this poorly
-    align_fine_below: float = 0.25  # alignment steps this small compare at the canonical size
+    refine_from: float = 0.45  # a calibrated hypothesis this close is aligned and judged
+    min_quick_score: float = 0.3  # ... if it starts this close at the small search size
+    aligned_from: float = 0.9  # a clear match this close is judged without aligning it
+    sure_fit: float = 0.9  # an aligned match this close is not fitted to a rival card as well
+    aligned_min_separation: float = 0.2  # min_separation for an aligned (calibrated) card
+    align_search_iterations: int = 2  # Gauss-Newton steps of the alignment, small size
+    align_iterations: int = 4  # ... then at the canonical size
+    align_max_shift: float = 2.0  # view pixels per alignment step
 
 
 @dataclass(frozen=True)
@@ -111,15 +115,37 @@ class Candidate:
     accepted: bool
 
 
-_CELL_SLICES = [
-    (slice(r * CANON_H // GRID_ROWS, (r + 1) * CANON_H // GRID_ROWS),
-     slice(c * CANON_W // GRID_COLS, (c + 1) * CANON_W // GRID_COLS))
-    for r in range(GRID_ROWS) for c in range(GRID_COLS)
-]
 _SEARCH_CORNERS = np.array(
     [[0, 0], [SEARCH_W, 0], [SEARCH_W, SEARCH_H], [0, SEARCH_H]], np.float32)
 _CANON_CORNERS = np.array(
     [[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float32)
+
+
+@dataclass(frozen=True)
+class _Level:
+    """One image size of the alignment: the card's corners on its pixel grid (pixel centres
+    at integers, as cv2.resize made the templates) and, per interior pixel (flattened with
+    the channels), its position from the card's centre: the lever arm of a turn."""
+
+    w: int
+    h: int
+    corners: np.ndarray = field(init=False, repr=False)
+    inner_s: np.ndarray = field(init=False, repr=False)
+    inner_t: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        w, h = self.w, self.h
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - np.float32(0.5)
+        t, s = np.mgrid[0:h, 0:w].astype(np.float32) + np.float32(0.5)
+        object.__setattr__(self, "corners", corners)
+        for name, g, c in (("inner_s", s, w), ("inner_t", t, h)):
+            arm = np.repeat((g[1:-1, 1:-1] - c / 2).reshape(-1, 1), 3, axis=1).ravel()
+            object.__setattr__(self, name, arm)
+
+
+_SEARCH_LEVEL = _Level(SEARCH_W, SEARCH_H)
+_CANON_LEVEL = _Level(CANON_W, CANON_H)
+_CANON_CENTRED = _CANON_LEVEL.corners
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
 _VIEW_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
 
@@ -337,6 +363,8 @@ class Recognizer:
 
     def __post_init__(self) -> None:
         self._views: dict[tuple, TableView] = {}
+        self._pair_dots: dict[tuple[int, int], float] = {}
+        self._gradients: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.art = DeckArt(self.art)
         self.templates: TemplateSet = template_set(self.art, self.kind)
         labels = self.templates.labels
@@ -380,48 +408,31 @@ class Recognizer:
         w, h = card_size(self.aspect, view.scale)
         out: list[Candidate] = []
         accepted: list[np.ndarray] = []
-        near_misses: list[CardRect] = []
 
-        def taken(rect: CardRect, share: float) -> bool:
-            """Overlaps a named card by more than this share of a card (a centre inside
-            one, at share 0)."""
-            if share <= 0:
-                c = (float(rect.centre[0]), float(rect.centre[1]))
-                return any(cv2.pointPolygonTest(a, c, False) >= 0 for a in accepted)
-            mine = rect.corners()
-            return any(cv2.intersectConvexConvex(mine, a)[0] > share * w * h for a in accepted)
+        def taken(rect: CardRect) -> bool:
+            """Its centre lies on a card already named."""
+            c = (float(rect.centre[0]), float(rect.centre[1]))
+            return any(cv2.pointPolygonTest(a, c, False) >= 0 for a in accepted)
 
-        def judge(rect: CardRect) -> Candidate:
-            cand = self._judge(frame, order_quad(view.image_points(rect.corners())))
-            out.append(cand)
-            if cand.accepted:
-                accepted.append(rect.corners())
-            return cand
-
-        rects, solid = card_hypotheses(mask, w, h, 0.5 * w * h)
+        rects, _ = card_hypotheses(mask, w, h, 0.5 * w * h, on_solid=0.95)
         for rect in rects:
-            if taken(rect, 0) or not filled(solid, rect):
+            if taken(rect):
                 continue
             quad = order_quad(view.image_points(rect.corners()))
-            if self._quick_score(frame, quad) < th.min_quick_score:
-                continue  # nothing like any card here: skip the full judgement
-            cand = self._judge(frame, quad)
-            if cand.accepted and (cand.margin < th.verify_separation
-                                  or cand.cell_error > th.verify_cell_error):
-                # named, but only just: a quad a little off can make a look-alike win (a 4
-                # read as a 5 of the same suit). Align it and let the aligned verdict stand.
-                cand = judge(self._align(frame, view, rect))
-                continue
+            quick, label = self._quick_match(frame, quad)
+            if quick < th.min_quick_score or label == BACK:
+                continue  # nothing like any card here, or a card face down
+            # a corner read off a rounded, noisy outline is a pixel or two off: every card is
+            # aligned before it is judged, so that what fails to match is what is not there
+            # (a hand, another card on top), not a misplaced outline
+            aligned = self._align(frame, view, rect)
+            if aligned is None:
+                continue  # a back, or nothing close to a card
+            cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
+                               th.aligned_min_separation)
             out.append(cand)
             if cand.accepted:
-                accepted.append(rect.corners())
-            elif cand.label != BACK and cand.score >= th.refine_from:
-                near_misses.append(rect)
-        # a near miss may be a card whose corners were read a little off: align and judge it
-        # again, unless a named card lies over part of it (then it is covered, not misaligned)
-        for rect in near_misses:
-            if not taken(rect, th.max_covered):
-                judge(self._align(frame, view, rect))
+                accepted.append(aligned.corners())
         return out
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
@@ -468,71 +479,139 @@ class Recognizer:
                 kept.append(d)
         return kept
 
-    def _canon_vec(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
-        warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS)
-        small = cv2.warpPerspective(frame, warp, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR)
-        vec = normalise(small).reshape(-1)
-        return vec / max(float(np.linalg.norm(vec)), 1e-6)
+    def _canon_patch(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+        """The quad sampled at the canonical size (bilinear, no averaging: enough to align
+        and to rank cards, not to judge them), normalised per channel."""
+        warp = cv2.getPerspectiveTransform(quad, _CANON_CENTRED)
+        return normalise(cv2.warpPerspective(frame, warp, (CANON_W, CANON_H),
+                                             flags=cv2.INTER_LINEAR))
 
-    def _align(self, frame: np.ndarray, view: TableView, rect: CardRect) -> CardRect:
+    def _align(self, frame: np.ndarray, view: TableView, rect: CardRect) -> CardRect | None:
         """Nudge a card hypothesis (shift and turn in the table view; its size is known) to
-        where it best matches its best template: a corner read off a rounded, noisy outline
-        can be a pixel or two and a degree or two off, enough to spoil the match."""
-
+        where it best matches a template: a corner read off a rounded, noisy outline can be a
+        pixel or two and a degree or two off, enough to spoil the match or to make a
+        look-alike win. The pose is fitted to the best matching card and, unless that fit is
+        close, also to the card that matches nearly as well at the fitted pose; the better
+        fit is kept. A clear, close match at the start is kept as it is. None when the best
+        match is the card back or weaker than `refine_from`."""
         corners = view.image_points(rect.corners())
         ordered = order_quad(corners)
         perm = [int(np.argmin(np.abs(corners - p).sum(axis=1))) for p in ordered]
-        first = self._canon_vec(frame, ordered)
-        best = int(np.argmax(_matvec(self.templates.vectors, first)))
-        # per size (search, canonical): one row per colour channel, zero elsewhere, so the
-        # three channel dots come out of one product
-        sizes = {}
-        for key, (w, h), source in ((0, (SEARCH_W, SEARCH_H), self.templates.search),
-                                    (1, (CANON_W, CANON_H), self.templates.vectors)):
-            template = np.zeros((3, w * h * 3), np.float32)
-            for c in range(3):
-                template[c, c::3] = source[best][c::3]
-            corners_out = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-            sizes[key] = (template, (w, h), corners_out, float(w * h))
-
-        def at(r: CardRect, fine: int) -> float:
-            # the normalised correlation without normalising the patch: the template has zero
-            # mean per channel, so only each channel's spread needs dividing out
-            template, dsize, corners_out, size = sizes[fine]
-            quad = view.image_points(r.corners())[perm]
-            warp = cv2.getPerspectiveTransform(quad, corners_out)
-            patch = cv2.warpPerspective(frame, warp, dsize, flags=cv2.INTER_LINEAR)
-            _, std = cv2.meanStdDev(patch)
-            spread = np.maximum(std.ravel(), 4.0)
-            dots = template @ patch.reshape(-1).astype(np.float32)
-            var = (std.ravel() / spread) ** 2
-            return float((dots / spread).sum()) / max(float(np.sqrt(size * var.sum())), 1e-6)
-
-        # coarse steps on the small search image, the finest at the canonical size
+        first = self._canon_patch(frame, ordered).reshape(-1)
+        scores = _matvec(self.templates.vectors, first) / max(float(np.linalg.norm(first)), 1e-6)
+        ids = self._label_ids
+        order = np.argsort(-scores)
+        best = int(order[0])
+        if self.templates.labels[best] == BACK or scores[best] < self.thresholds.refine_from:
+            return None
         th = self.thresholds
-        step, turn = 1.0, np.radians(1.0)
-        fine = int(step <= th.align_fine_below)
-        score = at(rect, fine)
-        while step >= th.align_step:
-            improved = False
-            for dx, dy, dt in ((step, 0, 0), (-step, 0, 0), (0, step, 0), (0, -step, 0),
-                               (0, 0, turn), (0, 0, -turn)):
-                moved = rect.moved(dx, dy, dt)
-                s = at(moved, fine)
-                if s > score:
-                    rect, score, improved = moved, s, True
-            if not improved:
-                step, turn = step / 2, turn / 2
-                if fine == 0 and step <= th.align_fine_below:
-                    fine, score = 1, at(rect, 1)
-        return rect
+        rival = next((float(scores[i]) for i in order[1:] if ids[i] != ids[best]), 0.0)
+        if scores[best] >= th.aligned_from and rival < scores[best] - th.contender_gap:
+            return rect  # already a clear, close match: nothing to gain
+        fitted, score, patch = self._gauss_newton(frame, view, rect, perm, best)
+        if score >= th.sure_fit:
+            return fitted  # a close fit: look-alikes share the layout, the judge tells them apart
+        # at the fitted pose another card may match nearly as well (the first pose favoured
+        # a look-alike): fit that one too, from the first pose, and keep the better fit
+        after = _matvec(self.templates.vectors, patch.reshape(-1))
+        after /= max(float(np.linalg.norm(patch)), 1e-6)
+        rivals = [int(i) for i in np.argsort(-after)[:8]
+                  if ids[i] != ids[best] and after[i] >= score - th.contender_gap]
+        for pick in rivals[:1]:
+            other, other_score, _ = self._gauss_newton(frame, view, rect, perm, pick)
+            if other_score > score:
+                fitted, score = other, other_score
+        return fitted
+
+    def _gauss_newton(self, frame: np.ndarray, view: TableView, rect: CardRect,
+                      perm: list[int], label: int) -> tuple[CardRect, float, np.ndarray]:
+        """The card's shift and turn about its centre in the view that best fits template
+        `label`: least squares on the normalised card image, linearised with the patch's own
+        gradients (the card's size in the view is known, so its image only moves and turns).
+        A few cheap steps at the small search size, then at the canonical size. Returns the
+        pose, its canonical correlation and its canonical image."""
+        th = self.thresholds
+        rect = self._gn_level(frame, view, rect, perm, label, _SEARCH_LEVEL,
+                              th.align_search_iterations)[0]
+        return self._gn_level(frame, view, rect, perm, label, _CANON_LEVEL, th.align_iterations)
+
+    def _gn_level(self, frame: np.ndarray, view: TableView, rect: CardRect, perm: list[int],
+                  label: int, level: _Level,
+                  iterations: int) -> tuple[CardRect, float, np.ndarray]:
+        """Gauss-Newton steps at one image size (see `_gauss_newton`). The linearisation uses
+        the template's gradients (near the fit the patch looks like the template), so it is
+        made once per card, not per step: each step is one warp and three dot products."""
+        th = self.thresholds
+        template, gs, gt = self._level_template(label, level)
+        inner = template[1:-1, 1:-1].ravel()
+        tnorm = max(float(np.linalg.norm(inner)), 1e-6)
+        pv = rect.corners()[perm].astype(np.float64)  # view corners in canonical order
+        a = float(np.linalg.norm(pv[1] - pv[0])) / level.w  # view pixels per image pixel
+        b = float(np.linalg.norm(pv[3] - pv[0])) / level.h
+        cross = (pv[1, 0] - pv[0, 0]) * (pv[3, 1] - pv[0, 1]) - \
+            (pv[1, 1] - pv[0, 1]) * (pv[3, 0] - pv[0, 0])
+        sigma = 1.0 if cross > 0 else -1.0
+        # a turn by d moves pixel (s', t') (from the centre) by (-sigma b/a t', sigma a/b s') d
+        gr = (level.inner_t * np.float32(-sigma * b / a)) * gs + \
+            (level.inner_s * np.float32(sigma * a / b)) * gt
+        # normal equations by plain dot products: a matrix product may start BLAS threads
+        ss, st, sr = float(gs @ gs), float(gs @ gt), float(gs @ gr)
+        tt, tr, rr = float(gt @ gt), float(gt @ gr), float(gr @ gr)
+        solve = np.linalg.inv(np.array([[ss + 1e-3, st, sr], [st, tt + 1e-3, tr],
+                                        [sr, tr, rr + 1e-3]]))
+        limit = np.array([th.align_max_shift / a, th.align_max_shift / b, np.radians(2.0)])
+        best: tuple[CardRect, float, np.ndarray] = (rect, -1.0, template)
+        for _ in range(iterations):
+            pv = rect.corners()[perm].astype(np.float64)
+            warp = cv2.getPerspectiveTransform(view.image_points(pv), level.corners)
+            patch = normalise(cv2.warpPerspective(frame, warp, (level.w, level.h),
+                                                  flags=cv2.INTER_LINEAR))
+            flat = patch[1:-1, 1:-1].ravel()
+            pnorm = max(float(np.linalg.norm(flat)), 1e-6)
+            score = float(flat @ inner) / (pnorm * tnorm)
+            if score <= best[1]:
+                break
+            best = (rect, score, patch)
+            # residual against the template scaled to the patch; the step in its units
+            resid = inner - flat * np.float32(tnorm / pnorm)
+            rhs = np.array([float(gs @ resid), float(gt @ resid), float(gr @ resid)])
+            step = np.clip(solve @ rhs, -limit, limit)
+            ds, dt, turn = float(step[0]), float(step[1]), float(step[2])
+            if max(abs(ds) * a, abs(dt) * b) < 0.1 and abs(turn) < np.radians(0.1):
+                break
+            move = ds * (pv[1] - pv[0]) / level.w + dt * (pv[3] - pv[0]) / level.h
+            rect = rect.moved(float(move[0]), float(move[1]), turn)
+        return best
+
+    def _level_template(self, label: int,
+                        level: _Level) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Template `label` at this level's size, with its gradients along its width and
+        height (interior pixels, flattened), made once per template."""
+        key = (label, level.w)
+        cached = self._gradients.get(key)
+        if cached is None:
+            if level.w == CANON_W:
+                template = self.templates.images[label]
+            else:
+                template = self.templates.search[label].reshape(level.h, level.w, 3)
+            gs, gt = (cv2.Sobel(template, cv2.CV_32F, dx, 1 - dx, ksize=3, scale=0.125)
+                      [1:-1, 1:-1].ravel() for dx in (1, 0))
+            cached = self._gradients[key] = (template, gs, gt)
+        return cached
 
     def _quick_score(self, frame: np.ndarray, quad: np.ndarray) -> float:
         """Best correlation at the small search size: cheap, for fitting a card's extent."""
-        warp = cv2.getPerspectiveTransform(quad, _SEARCH_CORNERS)
-        small = cv2.warpPerspective(frame, warp, (SEARCH_W, SEARCH_H), flags=cv2.INTER_AREA)
+        return self._quick_match(frame, quad)[0]
+
+    def _quick_match(self, frame: np.ndarray, quad: np.ndarray) -> tuple[float, str]:
+        """Best correlation at the small search size and its label (a card or BACK)."""
+        warp = cv2.getPerspectiveTransform(quad, _SEARCH_CORNERS - np.float32(0.5))
+        small = cv2.warpPerspective(frame, warp, (SEARCH_W, SEARCH_H), flags=cv2.INTER_LINEAR)
         vec = normalise(small).reshape(-1)
-        return float(_matvec(self.templates.search, vec).max()) / max(float(np.linalg.norm(vec)), 1e-6)
+        scores = self.templates.search @ vec  # small enough to stay on this thread
+        best = int(np.argmax(scores))
+        return (float(scores[best]) / max(float(np.linalg.norm(vec)), 1e-6),
+                self.templates.labels[best])
 
     def _fit_anchor(self, frame: np.ndarray, anchor: SideAnchor) -> np.ndarray | None:
         """The card's far side: the length around the aspect-ratio guess that matches best;
@@ -558,19 +637,26 @@ class Recognizer:
             step /= 2
         return anchor.quad(best_len)
 
-    def _discriminate(self, vec: np.ndarray, a: int, b: int) -> float:
-        """+0.5 when vec is template a, -0.5 when template b, along the line between them."""
-        ta, tb = self.templates.fine[a], self.templates.fine[b]
-        d = ta - tb
-        dd = float(d @ d)
+    def _discriminate(self, fine: dict[int, float], a: int, b: int) -> float:
+        """+0.5 when the image is template a, -0.5 when template b, along the line between
+        them; `fine` holds the image's dot products with the (unit) fine templates, so this
+        is (fa - fb) / |ta - tb|^2, with ta . tb computed once per pair."""
+        pair = (a, b) if a < b else (b, a)
+        cross = self._pair_dots.get(pair)
+        if cross is None:
+            cross = self._pair_dots[pair] = float(self.templates.fine[a] @ self.templates.fine[b])
+        dd = 2.0 - 2.0 * cross
         if dd < 1e-9:
             return 0.0
-        return float((vec - (ta + tb) / 2) @ d) / dd
+        return (fine[a] - fine[b]) / dd
 
-    def _judge(self, frame: np.ndarray, quad: np.ndarray) -> Candidate:
+    def _judge(self, frame: np.ndarray, quad: np.ndarray,
+               min_separation: float | None = None) -> Candidate:
         th = self.thresholds
+        if min_separation is None:
+            min_separation = th.min_separation
         # warp at the fine size; the coarse image is its average (plain sampling would alias)
-        warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS * FINE)
+        warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS * FINE - np.float32(0.5))
         big = cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
                                   flags=cv2.INTER_LINEAR)
         img = normalise(coarse_from_fine(big))
@@ -582,15 +668,15 @@ class Recognizer:
             # the winner scores at most the best: refused, without the costly fine comparison
             return Candidate(quad, self.templates.labels[best], float(scores[best]), 0.0,
                              float("inf"), False)
-        fine = normalise(big).reshape(-1)
-        fine = fine / max(float(np.linalg.norm(fine)), 1e-6)
+        vec_fine = normalise(big).reshape(-1)
+        vec_fine = vec_fine / max(float(np.linalg.norm(vec_fine)), 1e-6)
         ids = self._label_ids
-        margin = float(scores[best] - scores[ids != ids[best]].max())
         # close contenders (same layout, e.g. 6 of spades and 6 of clubs) are decided by a
         # tournament on the pixels where their templates differ, not by the whole card
         winner = best
         rivals = [int(i) for i in np.argsort(-scores)[:12]
                   if scores[i] >= scores[best] - th.contender_gap]
+        fine = {i: float(self.templates.fine[i] @ vec_fine) for i in rivals}
         for i in rivals:
             if ids[i] != ids[winner] and self._discriminate(fine, winner, i) < 0:
                 winner = i
@@ -598,9 +684,10 @@ class Recognizer:
                           if ids[i] != ids[winner]), default=0.5)
         label = self.templates.labels[winner]
         diff = img - self.templates.images[winner]
-        cell_error = max(float(np.mean(diff[rs, cs] ** 2)) for rs, cs in _CELL_SLICES)
+        cell_error = float((diff * diff).reshape(GRID_ROWS, CANON_H // GRID_ROWS, GRID_COLS, -1)
+                           .mean(axis=(1, 3)).max())
         score = float(scores[winner])
-        accepted = (label != BACK and score >= th.min_score and separation >= th.min_separation
+        accepted = (label != BACK and score >= th.min_score and separation >= min_separation
                     and cell_error <= th.max_cell_error)
         margin = separation  # reported as the margin: how clearly the winner beats the rest
         return Candidate(quad, label, score, margin, cell_error, accepted)

@@ -19,7 +19,9 @@ import numpy as np
 from devices.camera.layout import CARD_WIDTH, TABLE_H, TABLE_W, CameraPose
 
 VIEW_SCALE = 0.5  # top-down view pixels per table unit (a card is 55 px wide)
-_MARGIN = 40.0  # table units of view kept around the table (cards at the edge)
+_CLOSE_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
+_MARGIN = 40.0
+_ROUNDING = 0.04  # where a card's straight side ends short of its corner, in card widths  # table units of view kept around the table (cards at the edge)
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ class TableView:
     def rectify(self, frame: np.ndarray) -> np.ndarray:
         """The top-down view, bilinear (a remap with the fixed-point maps made at calibration
         costs far less than a warp that solves each pixel)."""
-        return cv2.remap(frame, self._maps[0], self._maps[1], cv2.INTER_LINEAR,
+        return cv2.remap(frame, self._maps[0], None, cv2.INTER_NEAREST,
                          borderMode=cv2.BORDER_REPLICATE)
 
     def image_points(self, points: np.ndarray) -> np.ndarray:
@@ -79,18 +81,14 @@ class TableView:
         return cv2.perspectiveTransform(pts, self.to_image).reshape(-1, 2).astype(np.float32)
 
 
-def _fit(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    vx, vy, x0, y0 = cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
-
-
 def _intersect(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray,
                d2: np.ndarray) -> np.ndarray | None:
-    m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
-    if abs(np.linalg.det(m)) < 0.5:
+    det = float(d2[0] * d1[1] - d1[0] * d2[1])
+    if abs(det) < 0.5:
         return None
-    t = np.linalg.solve(m, p2 - p1)
-    return p1 + t[0] * d1
+    dx, dy = float(p2[0] - p1[0]), float(p2[1] - p1[1])
+    t = (d2[0] * dy - d2[1] * dx) / det
+    return p1 + t * d1
 
 
 def _straight_runs(contour: np.ndarray, min_len: float) -> list[tuple[np.ndarray, np.ndarray,
@@ -106,33 +104,48 @@ def _straight_runs(contour: np.ndarray, min_len: float) -> list[tuple[np.ndarray
     where = np.minimum(np.searchsorted(keys[order], wanted), len(keys) - 1)
     if len(wanted) < 3 or not np.array_equal(keys[order][where], wanted):
         return []
-    idx = [int(i) for i in order[where]]
+    idx = order[where]
     n, m = len(pts), len(idx)
-    runs = []
-    for k in range(m):
-        i0, i1 = idx[k], idx[(k + 1) % m]
-        a, b = pts[i0].astype(np.float64), pts[i1].astype(np.float64)
-        length = float(np.linalg.norm(b - a))
-        if length < min_len:
-            continue
-        span = (i1 - i0) % n
-        sel = (i0 + np.arange(int(span * 0.12), int(span * 0.88) + 1)) % n
-        p, d = _fit(pts[sel].astype(np.float32))
-        if float(d @ (b - a)) < 0:
-            d = -d
-        runs.append((p, d, length, k, (k + 1) % m))
-    return runs
+    ends = np.roll(idx, -1)
+    a, b = pts[idx].astype(np.float64), pts[ends].astype(np.float64)
+    lengths = np.hypot(*(b - a).T)
+    keep = np.nonzero(lengths >= min_len)[0]
+    if len(keep) == 0:
+        return []
+    # each run's line: least squares through its middle 76% (the ends round into corners),
+    # all runs at once from per-run sums of x, y and their products
+    span = (ends[keep] - idx[keep]) % n
+    first = (span * 0.12).astype(np.intp)
+    counts = (span * 0.88).astype(np.intp) + 1 - first
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    offsets = np.arange(int(counts.sum())) - np.repeat(starts, counts)
+    sel = (np.repeat(idx[keep] + first, counts) + offsets) % n
+    x, y = pts[sel, 0].astype(np.float64), pts[sel, 1].astype(np.float64)
+    mx, my = np.add.reduceat(x, starts) / counts, np.add.reduceat(y, starts) / counts
+    cxx = np.add.reduceat(x * x, starts) / counts - mx * mx
+    cyy = np.add.reduceat(y * y, starts) / counts - my * my
+    cxy = np.add.reduceat(x * y, starts) / counts - mx * my
+    theta = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
+    d = np.stack([np.cos(theta), np.sin(theta)], axis=1)
+    d *= np.where(np.einsum("ij,ij->i", d, b[keep] - a[keep]) < 0, -1.0, 1.0)[:, None]
+    return [(np.array([mx[j], my[j]]), d[j], float(lengths[k]), int(k), int((k + 1) % m))
+            for j, k in enumerate(keep)]
 
 
-def card_hypotheses(mask: np.ndarray, card_w: float, card_h: float,
-                    min_area: float) -> tuple[list[CardRect], np.ndarray]:
+def card_hypotheses(mask: np.ndarray, card_w: float, card_h: float, min_area: float,
+                    on_solid: float | None = None) -> tuple[list[CardRect], np.ndarray]:
     """Rectangles of the card's size (view pixels) anchored on right-angle convex corners of
     the mask's outlines, best supported first, near-duplicates merged; and the mask with its
-    outlines filled (a card's own print may look like felt in places)."""
+    outlines filled (a card's own print may look like felt in places). With `on_solid`, only
+    rectangles that lie on the filled mask (that share of a grid of points, as `filled`)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    # filled outlines of the mask closed a little: a card's own print may look like felt,
+    # and a band of it across the card may cut the card's outline in two
+    closed, _ = cv2.findContours(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSE_KERNEL),
+                                 cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     solid = np.zeros_like(mask)
-    cv2.drawContours(solid, contours, -1, 255, cv2.FILLED)
-    out: list[tuple[float, CardRect]] = []
+    cv2.drawContours(solid, closed, -1, 255, cv2.FILLED)
+    out: list[tuple[float, np.ndarray, np.ndarray, np.ndarray, float, float]] = []
     for contour in contours:
         if cv2.contourArea(contour) < min_area:
             continue
@@ -140,6 +153,7 @@ def card_hypotheses(mask: np.ndarray, card_w: float, card_h: float,
         r = len(runs)
         m = len(cv2.approxPolyDP(contour, 1.5, True))
         orient = 1.0 if cv2.contourArea(contour, oriented=True) > 0 else -1.0
+        cornered: set[tuple[int, int]] = set()  # (run, end) that make a corner with the next
         for j in range(r if r >= 2 else 0):
             p1, d1, l1, k1, _ = runs[j]
             p2, d2, l2, k2, _ = runs[(j + 1) % r]
@@ -153,6 +167,7 @@ def card_hypotheses(mask: np.ndarray, card_w: float, card_h: float,
             corner = _intersect(p1, d1, p2, d2)
             if corner is None or np.linalg.norm(corner - p1) > l1 + 0.12 * card_w:
                 continue
+            cornered.update(((j, 1), ((j + 1) % r, 0)))
             # exact right angle: split the small error between the two sides
             a1 = np.arctan2(-d1[1], -d1[0])  # along side 1, away from the corner
             a2 = np.arctan2(d2[1], d2[0])
@@ -165,33 +180,72 @@ def card_hypotheses(mask: np.ndarray, card_w: float, card_h: float,
                 # a run longer than the side may be sides of several cards in line (a fan's
                 # top edges): still a corner, but less likely this way round
                 support = sum(x / n if x <= n * 1.08 else 0.5 for x, n in ((l1, lu), (l2, lv)))
-                out.append((support, CardRect(corner, u, v, lu, lv)))
+                out.append((support, corner, u, v, lu, lv))
+        # one long straight side alone, the card lying on its inner side from either end:
+        # for a card whose other sides are broken (a notch of dark print at the edge, a chip
+        # or the next card touching it); the end is a corner less the card's rounding
+        for j, (p, d, length, _, _) in enumerate(runs):
+            if length < 0.45 * card_w:
+                continue
+            inward = orient * np.array([-d[1], d[0]])
+            half = length / 2 + _ROUNDING * card_w
+            for end, corner, along in ((0, p - d * half, d), (1, p + d * half, -d)):
+                if (j, end) in cornered:
+                    continue  # that end is a corner already
+                for lu, lv in ((card_w, card_h), (card_h, card_w)):
+                    if length <= lu * 1.08:
+                        out.append((0.5 * length / lu, corner, along, inward, lu, lv))
+    if not out:
+        return [], solid
+    # best supported first; a hypothesis whose centre is near a kept one's, along the same
+    # axis, is the same card
     out.sort(key=lambda x: -x[0])
+    corner = np.array([o[1] for o in out])
+    u, v = np.array([o[2] for o in out]), np.array([o[3] for o in out])
+    lu, lv = np.array([o[4] for o in out])[:, None], np.array([o[5] for o in out])[:, None]
+    if on_solid is not None:
+        ok = _on_mask(solid, corner, u * lu, v * lv, on_solid)
+        if not ok.any():
+            return [], solid
+        corner, u, v, lu, lv = corner[ok], u[ok], v[ok], lu[ok], lv[ok]
+        out = [o for o, k in zip(out, ok, strict=True) if k]
+    centres = corner + (u * lu + v * lv) / 2
+    axes = np.where(lu >= lv, u, v)
+    near = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)) \
+        <= 0.08 * card_w
+    same = near & (np.abs(axes @ axes.T) >= 0.99)
+    dropped = np.zeros(len(out), bool)
     kept: list[CardRect] = []
-    centres = np.zeros((len(out), 2))
-    axes = np.zeros((len(out), 2))
-    for _, rect in out:
-        n = len(kept)
-        near = np.hypot(*(centres[:n] - rect.centre).T) <= 0.08 * card_w
-        if not np.any(near & (np.abs(axes[:n] @ rect.long_axis) >= 0.99)):
-            centres[n], axes[n] = rect.centre, rect.long_axis
-            kept.append(rect)
+    for i in range(len(out)):
+        if not dropped[i]:
+            kept.append(CardRect(corner[i], u[i], v[i], float(lu[i, 0]), float(lv[i, 0])))
+            dropped |= same[i]
     return kept, solid
+
+
+_FILL_S, _FILL_T = (g.ravel()[:, None] for g in np.meshgrid(np.linspace(0.06, 0.94, 7),
+                                                            np.linspace(0.06, 0.94, 9)))
 
 
 def filled(mask: np.ndarray, rect: CardRect, need: float = 0.95) -> bool:
     """The rectangle (shrunk a little) lies on not-felt: sampled on a grid."""
-    s = np.linspace(0.06, 0.94, 7)
-    t = np.linspace(0.06, 0.94, 9)
-    pts = (rect.corner[None, None, :] + s[:, None, None] * rect.u * rect.lu
-           + t[None, :, None] * rect.v * rect.lv).reshape(-1, 2)
-    xi = np.round(pts[:, 0]).astype(int)
-    yi = np.round(pts[:, 1]).astype(int)
+    return bool(_on_mask(mask, rect.corner[None], (rect.u * rect.lu)[None],
+                         (rect.v * rect.lv)[None], need)[0])
+
+
+def _on_mask(mask: np.ndarray, corner: np.ndarray, side_u: np.ndarray, side_v: np.ndarray,
+             need: float) -> np.ndarray:
+    """Per rectangle (corner + s side_u + t side_v, rows): the share `need` of a grid of
+    points inside it lies on the mask (and all of them in the image)."""
+    pts = corner[:, None, :] + _FILL_S[None] * side_u[:, None, :] + \
+        _FILL_T[None] * side_v[:, None, :]
+    xi = (pts[..., 0] + 0.5).astype(np.intp)
+    yi = (pts[..., 1] + 0.5).astype(np.intp)
     h, w = mask.shape
-    inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-    if inside.mean() < 1.0:
-        return False
-    return float((mask[yi, xi] > 0).mean()) >= need
+    inside = (xi >= 0).all(axis=1) & (yi >= 0).all(axis=1) & (xi < w).all(axis=1) & \
+        (yi < h).all(axis=1)
+    hits = mask[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)] > 0
+    return inside & (hits.sum(axis=1) >= need * xi.shape[1])
 
 
 def card_size(aspect: float, scale: float = VIEW_SCALE) -> tuple[float, float]:
