@@ -10,13 +10,16 @@ from __future__ import annotations
 import tomllib
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from studio.cards import DeckArt
 from studio.games.sette_e_mezzo_live import LivePaytable
 from studio.odds import OddsError, parse_odds
+
+if TYPE_CHECKING:
+    from devices.camera.layout import CameraPose
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG = PROJECT_ROOT / "config" / "studio.toml"
@@ -95,6 +98,31 @@ class CameraDevice(_Strict):
     width: int = Field(gt=0)
     height: int = Field(gt=0)
     fps: int = Field(gt=0)
+    # The camera's calibration file (`studio camera calibrate`; a relative path is read from
+    # the configuration file's folder). With it the table's recogniser finds cards in the
+    # rectified top-down view of the felt and names the area each lies in; without it, by
+    # outline shapes only (devices/camera/recognizer.py).
+    calibration: str | None = None
+
+    @field_validator("calibration")
+    @classmethod
+    def _readable(cls, path: str | None) -> str | None:
+        if path is not None:
+            from devices.camera.calibration import CalibrationError, load
+
+            try:
+                load(path)
+            except CalibrationError as e:
+                raise ValueError(f"{e} [{e.code}]") from None
+        return path
+
+    def pose(self) -> CameraPose | None:
+        """The calibrated camera pose, or None when the camera is not calibrated."""
+        if self.calibration is None:
+            return None
+        from devices.camera.calibration import load
+
+        return load(self.calibration)
 
 
 class TableDevices(_Strict):
@@ -244,4 +272,14 @@ def load_config(path: str | Path | None = None) -> StudioConfig:
         raise ConfigError(f"{path}: no such configuration file") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    _resolve_paths(data, path.parent)
     return parse_config(data, str(path))
+
+
+def _resolve_paths(data: dict, base: Path) -> None:
+    """Relative file paths in the configuration are read from the file's own folder."""
+    for table in data.get("tables", []) if isinstance(data.get("tables"), list) else []:
+        devices = table.get("devices") if isinstance(table, dict) else None
+        camera = devices.get("camera") if isinstance(devices, dict) else None
+        if isinstance(camera, dict) and isinstance(camera.get("calibration"), str):
+            camera["calibration"] = str(base / camera["calibration"])

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
 
+from devices.camera.layout import default_areas, image_regions
 from devices.camera.recognizer import Detection, Recognizer
 
 
@@ -110,6 +112,21 @@ class CameraCardSource:
 
     recognizer: Recognizer
     voter: CardVoter = field(default_factory=CardVoter)
+
+    @classmethod
+    def for_table(cls, table: Any, **voting: Any) -> CameraCardSource:
+        """The card source of a configured table (studio.config SetteEMezzoLiveTable). When
+        its camera names a calibration file, the recogniser runs on the calibrated path (cards
+        as rectangles in the top-down view; the view is made here, at start-up, not on the
+        first frame) and each card is named with the printed area it lies in."""
+        camera = table.devices.camera
+        pose = camera.pose() if camera is not None else None
+        recognizer = Recognizer(table.deck_art, camera=pose)
+        regions: dict[str, np.ndarray] = {}
+        if pose is not None:
+            recognizer.view(pose)
+            regions = image_regions(pose, default_areas(table.positions))
+        return cls(recognizer, CardVoter(regions=regions, **voting))
 
     def feed(self, frame: np.ndarray, frame_time: float) -> list[CardSeen]:
         return self.voter.update(self.recognizer.recognize(frame), frame_time)
