@@ -138,6 +138,12 @@ class Known(NamedTuple):
     round_id: str
 
 
+# One post or release as a row: (movement id, reservation id, payout or None for a release,
+# and the reservation as the caller knows it: player, stake, round). The table's settlement
+# hands the ledger these rows (`settle_rows`), not tens of thousands of request objects.
+Close = tuple[str, str, "int | None", str, int, str]
+
+
 @dataclass(frozen=True)
 class Post:
     """Settle a reservation: the stake goes to the house, ``payout`` (stake + winnings, the
@@ -167,6 +173,14 @@ class Release:
 
 
 Request = Credit | Debit | Reserve | Post | Release
+
+
+def close_request(row: Close) -> Post | Release:
+    """The request a `Close` row stands for."""
+    mid, reservation, payout, player, stake, round_id = row
+    known = Known(player, stake, round_id)
+    return (Release(mid, reservation, known) if payout is None
+            else Post(mid, reservation, payout, known))
 
 
 # --- results ---------------------------------------------------------------------------------
@@ -844,49 +858,78 @@ class _Unmatched(LedgerError):
 
 
 def _write_known_closes(tx: Tx, requests: Sequence[Post | Release]) -> list[Movement]:
-    """Write posts and releases whose reservations the caller described (`Known`) without
-    reading the reservations first: one insert per request finds its reservation, and one
-    query then checks every row written against the reservation it closes (any difference:
+    rows = [(r.movement_id, r.reservation_id, r.payout if type(r) is Post else None,
+             *r.known) for r in requests]  # type: ignore[misc]
+    return _write_known_rows(tx, rows, results=True)
+
+
+def _row_is_valid(row: object) -> bool:
+    """A `Close` row checked in one expression; anything else takes the careful path, whose
+    request objects name what is wrong."""
+    if type(row) is not tuple or len(row) != 6:
+        return False
+    mid, res, payout, player, stake, round_id = row
+    return (type(mid) is str and 0 < len(mid) <= 200 and type(res) is str
+            and 0 < len(res) <= 200 and (payout is None or (
+                type(payout) is int and 0 <= payout <= MAX_AMOUNT))
+            and type(player) is str and type(stake) is int and type(round_id) is str)
+
+
+def settle_rows(tx: Tx, rows: Sequence[Close]) -> None:
+    """`settle_many` for `Close` rows, without results: the table's settlement. Written at
+    once when every row is well formed, new and matches its reservation; otherwise (a repeat,
+    a refusal) through `settle_many`, which answers repeats and raises what is refused."""
+    if all(_row_is_valid(r) for r in rows) and len({r[0] for r in rows}) == len(rows):
+        try:
+            with bulk.savepoint(tx.conn, "ledger_close"):
+                _write_known_rows(tx, rows, results=False)
+                return
+        except (IntegrityError, LedgerError):
+            pass
+    settle_many(tx, [close_request(r) if type(r) is tuple and len(r) == 6 else r
+                     for r in rows])  # type: ignore[misc]
+
+
+def _write_known_rows(tx: Tx, rows: Sequence[Close], *, results: bool) -> list[Movement]:
+    """Write posts and releases (payout None) of reservations the caller described, without
+    reading the reservations first: one insert per row finds its reservation, and one query
+    then checks every row written against the reservation it closes (any difference:
     `_Unmatched`, and the caller's savepoint undoes the lot). A repeat or a second close meets
     the unique indexes (IntegrityError). Rows other transactions commit meanwhile (PostgreSQL)
     are checked too, and pass."""
-    players = {r.known.player_id for r in requests}  # type: ignore[union-attr]
-    need_house = any(type(r) is Post for r in requests)
+    players = {r[3] for r in rows}
+    need_house = any(r[2] is not None for r in rows)
     if need_house:
         _ensure_accounts(tx, {HOUSE_ACCOUNT: (HOUSE, None)})
     bal = _account_balances(
         tx, [a for p in players for a in (player_account(p), held_account(p))]
         + ([HOUSE_ACCOUNT] if need_house else []), lock=True)
     ts = tx.now_ts()
-    rows: list[tuple[Any, ...]] = []
+    sql_rows: list[tuple[Any, ...]] = []
     out: list[Movement] = []
     player_delta: dict[str, int] = defaultdict(int)
     held_delta: dict[str, int] = defaultdict(int)
     house = 0
-    for req in requests:
-        pid, stake, round_id = req.known  # type: ignore[misc]
+    for mid, reservation, payout, pid, stake, round_id in rows:
         acc = f"{PLAYER}:{pid}"
-        if type(req) is Post:
-            payout, kind = req.payout, "post"
-            house_leg = stake - payout
+        if payout is None:  # a release: the stake comes back
+            kind, back, house_leg = "release", stake, 0
         else:
-            payout, kind, house_leg = stake, "release", 0
-        after = bal[acc] = bal.get(acc, 0) + payout
-        player_delta[pid] += payout
+            kind, back, house_leg = "post", payout, stake - payout
+        after = bal[acc] = bal.get(acc, 0) + back
+        player_delta[pid] += back
         held_delta[pid] -= stake
         house += house_leg
-        rows.append((req.movement_id, kind, round_id, pid, req.reservation_id, stake,
-                     None if kind == "release" else payout, after, ts, payout, -stake,
-                     house_leg))
-        out.append(Movement(req.movement_id, kind, pid, stake,
-                            None if kind == "release" else payout, req.reservation_id,
-                            round_id, after, ts))
+        sql_rows.append((mid, kind, round_id, pid, reservation, stake, payout, after, ts, back,
+                         -stake, house_leg))
+        if results:
+            out.append(Movement(mid, kind, pid, stake, payout, reservation, round_id, after, ts))
     for pid, delta in held_delta.items():
         if bal.get(f"{PLAYER}:{pid}:{HELD}", 0) + delta < 0:
             raise _Unmatched("ledger.inconsistent", f"held account of {pid!r} would go negative")
     p = bulk.placeholder(tx.conn)
     base = bulk.fetch(tx.conn, "SELECT coalesce(max(seq), 0) FROM ledger_movement")[0][0]
-    bulk.execute_many(tx.conn, _KNOWN_INSERT, rows)
+    bulk.execute_many(tx.conn, _KNOWN_INSERT, sql_rows)
     if bulk.fetch(tx.conn, _KNOWN_CHECK.format(p=p), (base,))[0][0]:
         raise _Unmatched("ledger.reservation_mismatch", "reservations are not as described")
     updates = [(v, f"{PLAYER}:{p}") for p, v in player_delta.items() if v]

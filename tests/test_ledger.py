@@ -239,6 +239,34 @@ def test_a_described_reservation_that_differs_is_refused_and_nothing_moves(
     assert snapshot(store) == before
 
 
+def test_settlement_rows_write_once_and_refuse_what_is_wrong(store: Store) -> None:
+    funded(store, alice=1_000)
+    with store.transaction() as tx:
+        L.reserve_many(tx, [L.Reserve(f"r{i}", "alice", 100, "R") for i in range(3)])
+    rows = [("r0:post", "r0", 300, "alice", 100, "R"), ("r1:post", "r1", 0, "alice", 100, "R"),
+            ("r2:void", "r2", None, "alice", 100, "R")]
+    with store.transaction() as tx:
+        L.settle_rows(tx, rows)
+    after = snapshot(store)
+    with store.reader() as tx:
+        assert L.balance(tx, "alice") == L.Balance(1_000 - 300 + 300 + 0 + 100, 0)
+        assert [m.kind for m in L.movements_for_round(tx, "R")].count("release") == 1
+    with store.transaction() as tx:
+        L.settle_rows(tx, rows)  # a repeat: answered, nothing more moves
+    assert snapshot(store) == after
+    with store.transaction() as tx:
+        L.reserve(tx, "r3", "alice", 100, round_id="R")
+    before = snapshot(store)
+    for bad, code in [(("r3:post", "r3", -1, "alice", 100, "R"), "ledger.invalid_amount"),
+                      (("r3:post", "r3", 0, "alice", 99, "R"), "ledger.reservation_mismatch"),
+                      (("r3:post", "nope", 0, "alice", 100, "R"), "ledger.unknown_reservation"),
+                      (("r3:post", "r0", 0, "alice", 100, "R"), "ledger.reservation_closed")]:
+        with pytest.raises(L.LedgerError) as err, store.transaction() as tx:
+            L.settle_rows(tx, [bad])
+        assert err.value.code == code, bad
+    assert snapshot(store) == before
+
+
 def test_insufficient_funds_leaves_everything_unchanged(store: Store) -> None:
     funded(store, alice=1_000, bob=50)
     with store.transaction() as tx:

@@ -28,7 +28,7 @@ from studio.table import round as core
 from studio.table.hub import Hub
 from studio.table.money import (
     cancel_for,
-    money_for,
+    closes_for,
     recovery_release,
     reserve_for,
 )
@@ -575,10 +575,12 @@ class TableActor:
                     money: list[ledger.Post | ledger.Release] | None = None,
                     remember: tuple[_Command, dict[str, Any]] | None = None) -> None:
         """Store events + money (+ the command's answer) in one transaction, then adopt."""
-        money = (money or []) + money_for(new, events)
+        closes = closes_for(new, events)
         with self._write() as tx:
             if money:
                 ledger.settle_many(tx, money)
+            if closes:
+                ledger.settle_rows(tx, closes)
             self._append(tx, new.round_id, events)
             if remember is not None:
                 tx.remember(remember[0].actor, remember[0].key, remember[1])

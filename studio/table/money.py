@@ -35,11 +35,12 @@ def recovery_release(reservation: str) -> ledger.Release:
     return ledger.Release(f"{reservation}:void", reservation)
 
 
-def money_for(state: core.RoundState, events: Iterable[core.Event]
-              ) -> list[ledger.Post | ledger.Release]:
-    """Posts for settled spots (the payout split over the spot's placements), releases for
-    refunds (Mano di Poker without a second card) and for a void."""
-    out: list[ledger.Post | ledger.Release] = []
+def closes_for(state: core.RoundState, events: Iterable[core.Event]) -> list[ledger.Close]:
+    """Which reservations the round's events close, as `ledger.Close` rows: posts for settled
+    spots (the payout split over the spot's placements), releases for refunds (Mano di Poker
+    without a second card) and for a void. Rows, not request objects: a settlement closes tens
+    of thousands at once."""
+    out: list[ledger.Close] = []
     rid = state.round_id
     events = list(events)
     if not any(e.type in ("side_bet_settled", "player_settled") for e in events):
@@ -49,48 +50,42 @@ def money_for(state: core.RoundState, events: Iterable[core.Event]
         for p in state.placements:
             by_spot.setdefault((p.player, p.position, p.kind), []).append(p)
 
-    def spot(player: str, position: int, kind: str) -> list[core.Placement]:
-        return by_spot.get((player, position, kind), [])
-
     def pay(placements: list[core.Placement], returned: int, refund: bool = False) -> None:
-        if len(placements) == 1 and not refund:  # the common case: one placement per spot
-            p = placements[0]
-            out.append(ledger.Post(f"{rid}/{p.placement_id}/settle",
-                                   reservation_id(rid, p.placement_id), returned,
-                                   ledger.Known(p.player, p.amount, rid)))
-            return
         if refund:
-            out.extend(ledger.Release(f"{rid}/{p.placement_id}/refund",
-                                      reservation_id(rid, p.placement_id),
-                                      ledger.Known(p.player, p.amount, rid)) for p in placements)
+            out.extend((f"{rid}/{p.placement_id}/refund", reservation_id(rid, p.placement_id),
+                        None, p.player, p.amount, rid) for p in placements)
             return
-        for p, share in zip(placements, allocate(returned, [p.amount for p in placements]),
-                            strict=True):
-            out.append(ledger.Post(f"{rid}/{p.placement_id}/settle",
-                                   reservation_id(rid, p.placement_id), share,
-                                   ledger.Known(p.player, p.amount, rid)))
+        shares = [returned] if len(placements) == 1 else allocate(
+            returned, [p.amount for p in placements])
+        for p, share in zip(placements, shares, strict=True):
+            out.append((f"{rid}/{p.placement_id}/settle", reservation_id(rid, p.placement_id),
+                        share, p.player, p.amount, rid))
 
-    post, known = ledger.Post, ledger.Known
     for e in events:
         d = e.data
         if e.type == "side_bet_settled":
-            pay(spot(d["player"], d["position"], d["kind"]), d["returned"])
+            pay(by_spot.get((d["player"], d["position"], d["kind"]), []), d["returned"])
         elif e.type == "player_settled":
             mains = by_spot.get((d["player"], d["position"], "main"), ())
             if len(mains) == 1:  # the common case inline: 30,000 of these in a settlement
                 p = mains[0]
-                out.append(post(f"{rid}/{p.placement_id}/settle",
-                                reservation_id(rid, p.placement_id), d["main"]["returned"],
-                                known(p.player, p.amount, rid)))
+                out.append((f"{rid}/{p.placement_id}/settle",
+                            reservation_id(rid, p.placement_id), d["main"]["returned"],
+                            p.player, p.amount, rid))
             else:
                 pay(list(mains), d["main"]["returned"])
             m = d["mano_di_poker"]
             if m is not None:
-                pay(spot(d["player"], d["position"], "mano_di_poker"), m["returned"],
-                    refund=m["result"] == "refund")
+                pay(by_spot.get((d["player"], d["position"], "mano_di_poker"), []),
+                    m["returned"], refund=m["result"] == "refund")
         elif e.type == "round_voided":
-            for r in d["refunds"]:
-                out.append(ledger.Release(f"{rid}/{r['placement_id']}/void",
-                                          reservation_id(rid, r["placement_id"]),
-                                          ledger.Known(r["player"], r["amount"], rid)))
+            out.extend((f"{rid}/{r['placement_id']}/void",
+                        reservation_id(rid, r["placement_id"]), None, r["player"], r["amount"],
+                        rid) for r in d["refunds"])
     return out
+
+
+def money_for(state: core.RoundState, events: Iterable[core.Event]
+              ) -> list[ledger.Post | ledger.Release]:
+    """`closes_for` as ledger requests (the audit's replay compares their content)."""
+    return [ledger.close_request(row) for row in closes_for(state, events)]
