@@ -74,11 +74,12 @@ class Thresholds:
     min_fill: float = 0.85  # a blob taken whole must fill this share of its quad
     refine_from: float = 0.45  # a calibrated hypothesis this close is aligned and judged
     min_quick_score: float = 0.3  # ... if it starts this close at the small search size
-    aligned_from: float = 0.9  # a clear match this close is judged without aligning it
+    shortlist: int = 24  # templates best at the small size, the only ones compared further
+    aligned_from: float = 0.9  # a match this close is judged before (or without) aligning it
     sure_fit: float = 0.9  # an aligned match this close is not fitted to a rival card as well
     aligned_min_separation: float = 0.2  # min_separation for an aligned (calibrated) card
-    align_search_iterations: int = 2  # Gauss-Newton steps of the alignment, small size
-    align_iterations: int = 4  # ... then at the canonical size
+    align_search_iterations: int = 0  # Gauss-Newton steps of the alignment, small size
+    align_iterations: int = 6  # ... then at the canonical size
     align_max_shift: float = 2.0  # view pixels per alignment step
 
 
@@ -365,6 +366,7 @@ class Recognizer:
         self._views: dict[tuple, TableView] = {}
         self._pair_dots: dict[tuple[int, int], float] = {}
         self._gradients: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._normal: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self.art = DeckArt(self.art)
         self.templates: TemplateSet = template_set(self.art, self.kind)
         labels = self.templates.labels
@@ -419,17 +421,24 @@ class Recognizer:
             if taken(rect):
                 continue
             quad = order_quad(view.image_points(rect.corners()))
-            quick, label = self._quick_match(frame, quad)
+            quick, label, shortlist = self._quick_match(frame, quad)
             if quick < th.min_quick_score or label == BACK:
                 continue  # nothing like any card here, or a card face down
             # a corner read off a rounded, noisy outline is a pixel or two off: every card is
             # aligned before it is judged, so that what fails to match is what is not there
             # (a hand, another card on top), not a misplaced outline
-            aligned = self._align(frame, view, rect)
+            aligned = self._align(frame, view, rect, shortlist=shortlist)
             if aligned is None:
                 continue  # a back, or nothing close to a card
             cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
-                               th.aligned_min_separation)
+                               th.aligned_min_separation, shortlist)
+            if not cand.accepted and aligned is rect:
+                # it started close, yet is not named: fit it after all and judge again
+                aligned = self._align(frame, view, rect, fit=True, shortlist=shortlist)
+                if aligned is None:
+                    continue
+                cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
+                                   th.aligned_min_separation, shortlist)
             out.append(cand)
             if cand.accepted:
                 accepted.append(aligned.corners())
@@ -486,35 +495,35 @@ class Recognizer:
         return normalise(cv2.warpPerspective(frame, warp, (CANON_W, CANON_H),
                                              flags=cv2.INTER_LINEAR))
 
-    def _align(self, frame: np.ndarray, view: TableView, rect: CardRect) -> CardRect | None:
+    def _align(self, frame: np.ndarray, view: TableView, rect: CardRect, fit: bool = False,
+               shortlist: np.ndarray | None = None) -> CardRect | None:
         """Nudge a card hypothesis (shift and turn in the table view; its size is known) to
         where it best matches a template: a corner read off a rounded, noisy outline can be a
         pixel or two and a degree or two off, enough to spoil the match or to make a
         look-alike win. The pose is fitted to the best matching card and, unless that fit is
         close, also to the card that matches nearly as well at the fitted pose; the better
-        fit is kept. A clear, close match at the start is kept as it is. None when the best
-        match is the card back or weaker than `refine_from`."""
+        fit is kept. A close match at the start is kept as it is (the same object), unless
+        `fit`. None when the best match is the card back or weaker than `refine_from`."""
         corners = view.image_points(rect.corners())
         ordered = order_quad(corners)
         perm = [int(np.argmin(np.abs(corners - p).sum(axis=1))) for p in ordered]
         first = self._canon_patch(frame, ordered).reshape(-1)
-        scores = _matvec(self.templates.vectors, first) / max(float(np.linalg.norm(first)), 1e-6)
+        scores = self._scores(first / max(float(np.linalg.norm(first)), 1e-6), shortlist)
         ids = self._label_ids
         order = np.argsort(-scores)
         best = int(order[0])
         if self.templates.labels[best] == BACK or scores[best] < self.thresholds.refine_from:
             return None
         th = self.thresholds
-        rival = next((float(scores[i]) for i in order[1:] if ids[i] != ids[best]), 0.0)
-        if scores[best] >= th.aligned_from and rival < scores[best] - th.contender_gap:
-            return rect  # already a clear, close match: nothing to gain
+        if scores[best] >= th.aligned_from and not fit:
+            return rect  # already a close match: the judge tells look-alikes apart
         fitted, score, patch = self._gauss_newton(frame, view, rect, perm, best)
         if score >= th.sure_fit:
             return fitted  # a close fit: look-alikes share the layout, the judge tells them apart
         # at the fitted pose another card may match nearly as well (the first pose favoured
         # a look-alike): fit that one too, from the first pose, and keep the better fit
-        after = _matvec(self.templates.vectors, patch.reshape(-1))
-        after /= max(float(np.linalg.norm(patch)), 1e-6)
+        after = self._scores(patch.reshape(-1) / max(float(np.linalg.norm(patch)), 1e-6),
+                             shortlist)
         rivals = [int(i) for i in np.argsort(-after)[:8]
                   if ids[i] != ids[best] and after[i] >= score - th.contender_gap]
         for pick in rivals[:1]:
@@ -531,8 +540,9 @@ class Recognizer:
         A few cheap steps at the small search size, then at the canonical size. Returns the
         pose, its canonical correlation and its canonical image."""
         th = self.thresholds
-        rect = self._gn_level(frame, view, rect, perm, label, _SEARCH_LEVEL,
-                              th.align_search_iterations)[0]
+        if th.align_search_iterations > 0:
+            rect = self._gn_level(frame, view, rect, perm, label, _SEARCH_LEVEL,
+                                  th.align_search_iterations)[0]
         return self._gn_level(frame, view, rect, perm, label, _CANON_LEVEL, th.align_iterations)
 
     def _gn_level(self, frame: np.ndarray, view: TableView, rect: CardRect, perm: list[int],
@@ -551,37 +561,57 @@ class Recognizer:
         cross = (pv[1, 0] - pv[0, 0]) * (pv[3, 1] - pv[0, 1]) - \
             (pv[1, 1] - pv[0, 1]) * (pv[3, 0] - pv[0, 0])
         sigma = 1.0 if cross > 0 else -1.0
-        # a turn by d moves pixel (s', t') (from the centre) by (-sigma b/a t', sigma a/b s') d
-        gr = (level.inner_t * np.float32(-sigma * b / a)) * gs + \
-            (level.inner_s * np.float32(sigma * a / b)) * gt
-        # normal equations by plain dot products: a matrix product may start BLAS threads
-        ss, st, sr = float(gs @ gs), float(gs @ gt), float(gs @ gr)
-        tt, tr, rr = float(gt @ gt), float(gt @ gr), float(gr @ gr)
-        solve = np.linalg.inv(np.array([[ss + 1e-3, st, sr], [st, tt + 1e-3, tr],
-                                        [sr, tr, rr + 1e-3]]))
+        # the card's size in the view is fixed, so this is the same for every card of a label
+        key = (label, level.w, sigma, round(a, 3), round(b, 3))
+        cached = self._normal.get(key)
+        if cached is None:
+            # a turn by d moves pixel (s', t') (from the centre) by
+            # (-sigma b/a t', sigma a/b s') d
+            gr = (level.inner_t * np.float32(-sigma * b / a)) * gs + \
+                (level.inner_s * np.float32(sigma * a / b)) * gt
+            # normal equations by plain dot products: a matrix product may start BLAS threads
+            ss, st, sr = float(gs @ gs), float(gs @ gt), float(gs @ gr)
+            tt, tr, rr = float(gt @ gt), float(gt @ gr), float(gr @ gr)
+            cached = (gr, np.linalg.inv(np.array([[ss + 1e-3, st, sr], [st, tt + 1e-3, tr],
+                                                  [sr, tr, rr + 1e-3]])))
+            if len(self._normal) > 4096:
+                self._normal.clear()
+            self._normal[key] = cached
+        gr, solve = cached
         limit = np.array([th.align_max_shift / a, th.align_max_shift / b, np.radians(2.0)])
-        best: tuple[CardRect, float, np.ndarray] = (rect, -1.0, template)
+        # the pose as a shift and a turn of the card about its first centre; each step warps
+        # with image <- view <- this level's pixels (an affine map: the card is a rectangle)
+        centre = pv.mean(axis=0)
+        rel = pv - centre
+        shift, turn = np.zeros(2), 0.0
+        best = (shift, turn, -1.0, template)
         for _ in range(iterations):
-            pv = rect.corners()[perm].astype(np.float64)
-            warp = cv2.getPerspectiveTransform(view.image_points(pv), level.corners)
-            patch = normalise(cv2.warpPerspective(frame, warp, (level.w, level.h),
-                                                  flags=cv2.INTER_LINEAR))
+            c, s_ = np.cos(turn), np.sin(turn)
+            corners = centre + shift + rel @ np.array([[c, s_], [-s_, c]])
+            e1, e2 = (corners[1] - corners[0]) / level.w, (corners[3] - corners[0]) / level.h
+            origin = corners[0] + 0.5 * (e1 + e2)
+            affine = np.array([[e1[0], e2[0], origin[0]], [e1[1], e2[1], origin[1]],
+                               [0.0, 0.0, 1.0]])
+            patch = normalise(cv2.warpPerspective(
+                frame, view.to_image @ affine, (level.w, level.h),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP))
             flat = patch[1:-1, 1:-1].ravel()
             pnorm = max(float(np.linalg.norm(flat)), 1e-6)
             score = float(flat @ inner) / (pnorm * tnorm)
-            if score <= best[1]:
+            if score <= best[2]:
                 break
-            best = (rect, score, patch)
+            best = (shift, turn, score, patch)
             # residual against the template scaled to the patch; the step in its units
             resid = inner - flat * np.float32(tnorm / pnorm)
             rhs = np.array([float(gs @ resid), float(gt @ resid), float(gr @ resid)])
             step = np.clip(solve @ rhs, -limit, limit)
-            ds, dt, turn = float(step[0]), float(step[1]), float(step[2])
-            if max(abs(ds) * a, abs(dt) * b) < 0.1 and abs(turn) < np.radians(0.1):
+            ds, dt, dturn = float(step[0]), float(step[1]), float(step[2])
+            if max(abs(ds) * a, abs(dt) * b) < 0.1 and abs(dturn) < np.radians(0.1):
                 break
-            move = ds * (pv[1] - pv[0]) / level.w + dt * (pv[3] - pv[0]) / level.h
-            rect = rect.moved(float(move[0]), float(move[1]), turn)
-        return best
+            shift = shift + ds * e1 + dt * e2
+            turn += dturn
+        shift, turn, score, patch = best
+        return rect.moved(float(shift[0]), float(shift[1]), turn), score, patch
 
     def _level_template(self, label: int,
                         level: _Level) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -603,15 +633,20 @@ class Recognizer:
         """Best correlation at the small search size: cheap, for fitting a card's extent."""
         return self._quick_match(frame, quad)[0]
 
-    def _quick_match(self, frame: np.ndarray, quad: np.ndarray) -> tuple[float, str]:
-        """Best correlation at the small search size and its label (a card or BACK)."""
+    def _quick_match(self, frame: np.ndarray,
+                     quad: np.ndarray) -> tuple[float, str, np.ndarray]:
+        """Best correlation at the small search size, its label (a card or BACK), and the
+        templates that match best there (`shortlist` of them): the only ones worth comparing
+        at the larger sizes."""
         warp = cv2.getPerspectiveTransform(quad, _SEARCH_CORNERS - np.float32(0.5))
         small = cv2.warpPerspective(frame, warp, (SEARCH_W, SEARCH_H), flags=cv2.INTER_LINEAR)
         vec = normalise(small).reshape(-1)
         scores = self.templates.search @ vec  # small enough to stay on this thread
         best = int(np.argmax(scores))
+        shortlist = np.argpartition(-scores, self.thresholds.shortlist - 1)[
+            :self.thresholds.shortlist] if len(scores) > self.thresholds.shortlist else None
         return (float(scores[best]) / max(float(np.linalg.norm(vec)), 1e-6),
-                self.templates.labels[best])
+                self.templates.labels[best], shortlist)
 
     def _fit_anchor(self, frame: np.ndarray, anchor: SideAnchor) -> np.ndarray | None:
         """The card's far side: the length around the aspect-ratio guess that matches best;
@@ -650,8 +685,19 @@ class Recognizer:
             return 0.0
         return (fine[a] - fine[b]) / dd
 
-    def _judge(self, frame: np.ndarray, quad: np.ndarray,
-               min_separation: float | None = None) -> Candidate:
+    def _scores(self, unit: np.ndarray, shortlist: np.ndarray | None) -> np.ndarray:
+        """Correlation of a unit canonical image with every template (-inf off the
+        shortlist: those are not computed, one dot product each for the rest)."""
+        if shortlist is None:
+            return _matvec(self.templates.vectors, unit)
+        scores = np.full(len(self.templates.labels), -np.inf, np.float32)
+        vectors = self.templates.vectors
+        for i in shortlist:
+            scores[i] = vectors[i] @ unit
+        return scores
+
+    def _judge(self, frame: np.ndarray, quad: np.ndarray, min_separation: float | None = None,
+               shortlist: np.ndarray | None = None) -> Candidate:
         th = self.thresholds
         if min_separation is None:
             min_separation = th.min_separation
@@ -662,7 +708,7 @@ class Recognizer:
         img = normalise(coarse_from_fine(big))
         vec = img.reshape(-1)
         vec = vec / max(float(np.linalg.norm(vec)), 1e-6)
-        scores = _matvec(self.templates.vectors, vec)
+        scores = self._scores(vec, shortlist)
         best = int(np.argmax(scores))
         if scores[best] < th.min_score:
             # the winner scores at most the best: refused, without the costly fine comparison
