@@ -40,6 +40,8 @@ from devices.camera.render import (
 )
 from studio.cards import DeckArt, parse_card
 
+ROW_DROP = 45.0  # table units between rows of a long hand
+
 
 class SceneError(ValueError):
     """A request the scene cannot honour (unknown area, card already on the table)."""
@@ -104,9 +106,14 @@ class SimCamera:
                 raise SceneError("camera.card_on_table", f"{code} already lies on the table")
             index = sum(1 for p, _ in self._cards if p.area == area.name)
             rng = np.random.default_rng([self.seed, zlib.crc32(f"{area.name}/{index}".encode())])
+            # a row overlapping to the right while it fits the area, then the next row a
+            # little lower and half a step on, as a dealer keeps a long hand on its box
             step = CARD_WIDTH * 0.62
-            x = area.cx - area.w / 2 + CARD_WIDTH / 2 + 12 + step * index + rng.uniform(-4, 4)
-            y = area.cy - 10 + rng.uniform(-6, 6)
+            per_row = max(1, int((area.w - CARD_WIDTH - 24) // step) + 1)
+            row, col = divmod(index, per_row)
+            x = (area.cx - area.w / 2 + CARD_WIDTH / 2 + 12 + step * (col + row / 2)
+                 + rng.uniform(-4, 4))
+            y = area.cy - 10 + ROW_DROP * row + rng.uniform(-6, 6)
             item = CardItem(code, face_up, float(x), float(y), float(rng.normal(0, 4)))
             placed = PlacedCard(code, area.name, face_up)
             self._cards.append((placed, item))

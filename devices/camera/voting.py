@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from devices.camera.layout import default_areas, image_regions
+from devices.camera.layout import CameraPose, default_areas, image_regions
 from devices.camera.recognizer import Detection, Recognizer
 
 
@@ -59,6 +59,17 @@ class CardVoter:
     def __post_init__(self) -> None:
         if not 1 <= self.need <= self.window:
             raise ValueError("camera.bad_voting: need must be between 1 and window")
+
+    def clear(self) -> None:
+        """Forget every place: the felt was cleared (a new round), so a card laid where the
+        same card lay last round is a new card, not one already reported."""
+        self._tracks = []
+
+    def places(self) -> list[dict[str, object]]:
+        """The places being watched and their recent votes, to diagnose a dispute (benchmarks,
+        a technician's log): image centre, votes oldest first, the card reported there."""
+        return [{"center": (round(t.center[0]), round(t.center[1])), "votes": list(t.votes),
+                 "reported": t.reported, "missing": t.missing} for t in self._tracks]
 
     def update(self, detections: list[Detection], frame_time: float) -> list[CardSeen]:
         """One frame's detections in, the cards newly vouched for out."""
@@ -121,11 +132,18 @@ class CameraCardSource:
         first frame) and each card is named with the printed area it lies in."""
         camera = table.devices.camera
         pose = camera.pose() if camera is not None else None
-        recognizer = Recognizer(table.deck_art, camera=pose)
+        return cls.calibrated(table.deck_art, pose, table.positions, **voting)
+
+    @classmethod
+    def calibrated(cls, art: Any, pose: CameraPose | None, positions: int,
+                   **voting: Any) -> CameraCardSource:
+        """The card source of a camera whose pose is known (a calibration file's, or a
+        simulated camera's own); `pose=None` runs the uncalibrated recogniser, no area names."""
+        recognizer = Recognizer(art, camera=pose)
         regions: dict[str, np.ndarray] = {}
         if pose is not None:
             recognizer.view(pose)
-            regions = image_regions(pose, default_areas(table.positions))
+            regions = image_regions(pose, default_areas(positions))
         return cls(recognizer, CardVoter(regions=regions, **voting))
 
     def feed(self, frame: np.ndarray, frame_time: float) -> list[CardSeen]:
