@@ -261,6 +261,12 @@ class AttachedDevices:
         s = self._projected()
         return s is not None and not s.finished and s.expecting() is not None
 
+    def next_target(self) -> core.Target | None:
+        """Who receives the next card, counting the cards already on the wire (a simulated
+        shoe lays its card on the simulated camera's felt there)."""
+        s = self._projected()
+        return None if s is None or s.finished else s.expecting()
+
     def _projected(self, before: int | None = None) -> core.RoundState | None:
         """The round as it will be once the cards sent but not yet consumed are in (up to the
         card `before`); None if one of them will be refused (the table will pause)."""
@@ -425,6 +431,8 @@ class AttachedDevices:
         if n.kind == "dealt" and n.card is not None:
             self.cross.dealt(n.card)
         elif n.kind == "resumed":
+            if self.cross.disputed is not None:  # consoles showing the dispute refresh
+                self._tell_dealer("cross_check_resolved", message="the dealer resumed the table")
             await self._outcomes(self.cross.resume())
         elif n.kind == "new_round":
             for r in self.cross.new_round():

@@ -83,7 +83,7 @@ class DealerCommand(_Schema):
 class SimCommand(_Schema):
     """Technicians drive the simulated devices of a table."""
 
-    device: Literal["shoe", "shuffler"]
+    device: Literal["shoe", "shuffler", "camera"]
     action: Literal["deal", "deal_card", "shuffle", "fault", "auto_deal", "status"]
     arg: Annotated[StrictStr, Field(max_length=32)] | None = None
 

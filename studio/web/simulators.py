@@ -4,7 +4,10 @@ the same devices adapter as real hardware (studio/table/devices.py).
 What technicians drive from their page (and the demo runs by itself): the shuffler prepares a
 fresh deck for every round and the deck goes into the shoe; the shoe deals a card when told
 (or, with auto-deal on, whenever the table expects one). The readers see the serial frames
-exactly as from real devices. Nothing here exposes the order of the cards left in the shoe:
+exactly as from real devices. With a simulated camera, each card the shoe deals is laid face up
+where it goes (the burn card goes to the discard, off camera), the felt is cleared when betting
+opens, and the real recogniser watches the camera's frames: the table cross-checks every card
+between the shoe and the camera as it would with real hardware. Nothing here exposes the order of the cards left in the shoe:
 `info()` says how many remain, never which.
 """
 
@@ -15,12 +18,16 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from devices.camera.sim_camera import SceneError, SimCamera
+from devices.camera.voting import CameraCardSource
 from devices.pty_pair import PtyPair
 from devices.serial_link import Clock as LinkClock
 from devices.sim_device import SimError
 from devices.sim_shoe import ShoeSim
 from devices.sim_shuffler import ShufflerSim
-from studio.config import SerialDevice, TableDevices
+from studio.cards import Card, CardCodeError, parse_card
+from studio.config import CameraDevice, SerialDevice, TableDevices
+from studio.table.camera_watch import CameraWatch
 from studio.table.devices import AttachedDevices
 from studio.web.errors import WebError
 from studio.web.tables import TableService
@@ -34,7 +41,11 @@ class SimulatedDevices:
     def __init__(self, service: TableService, link_dir: Path, *, heartbeat_s: float | None = 1.0,
                  heartbeat_timeout_s: float = 3.0, reader_clock: LinkClock | None = None,
                  auto_deal_s: float | None = None, auto_shuffle: bool = True,
-                 baud: int = 115200) -> None:
+                 baud: int = 115200, camera: SimCamera | None = None,
+                 camera_fps: float | None = 5.0) -> None:
+        """camera: a simulated table camera to cross-check the shoe against (None: the shoe
+        alone); camera_fps: how often the recogniser looks (None: only when `watch.look()` is
+        called, as tests do)."""
         table_id = service.table_id
         self.service = service
         self.actor = service.actor
@@ -42,12 +53,23 @@ class SimulatedDevices:
         self.shuffler_link = PtyPair(link_dir / f"{table_id}-shuffler")
         self.shoe = ShoeSim(self.shoe_link, heartbeat_s=heartbeat_s)
         self.shuffler = ShufflerSim(self.shuffler_link, heartbeat_s=heartbeat_s)
+        cam_cfg = None if camera is None else CameraDevice(
+            source="sim", width=1280, height=720, fps=max(1, round(camera.fps)))
         cfg = TableDevices(shoe=SerialDevice(port=self.shoe_link.path, baud=baud),
                            shuffler=SerialDevice(port=self.shuffler_link.path, baud=baud),
-                           cross_check_s=self.actor.cfg.devices.cross_check_s)
+                           camera=cam_cfg, cross_check_s=self.actor.cfg.devices.cross_check_s)
         self.attached = AttachedDevices(self.actor, cfg, reader_clock=reader_clock,
                                         heartbeat_timeout_s=heartbeat_timeout_s)
         service.attached = self.attached
+        self.camera = camera
+        self.camera_fps = camera_fps
+        self.watch: CameraWatch | None = None
+        self._camera_next: str | None = None  # a technician's fault for the next card laid
+        if camera is not None:
+            source = CameraCardSource.calibrated(camera.art, camera.camera,
+                                                 self.actor.cfg.positions)
+            self.watch = CameraWatch(source, camera.frame, self.attached.camera_seen,
+                                     fps=camera_fps or 5.0, time_fn=self.actor.clock.now)
         self.auto_deal_s = auto_deal_s  # None: a technician (or a test) deals each card
         self.auto_shuffle = auto_shuffle
         self._tasks: set[asyncio.Task] = set()
@@ -62,10 +84,14 @@ class SimulatedDevices:
         for reader in self.attached.readers:
             await reader.wait_port_open()
         self._unsubscribe = self.actor.hub.subscribe(self._on_table_event)
+        if self.watch is not None and self.camera_fps is not None:
+            self.watch.start()
 
     async def stop(self) -> None:
         if self._unsubscribe:
             self._unsubscribe()
+        if self.watch is not None:
+            await self.watch.stop()
         for t in list(self._tasks):
             t.cancel()
         await self.attached.stop()
@@ -90,6 +116,9 @@ class SimulatedDevices:
         if table_id != self.service.table_id or audience != "public":
             return
         kind = event.get("type")
+        if kind == "betting_opened" and self.camera is not None and self.watch is not None:
+            self.camera.remove_cards()  # the dealer clears the felt for the new round
+            self.watch.felt_cleared()
         if kind in ("round_closed", "round_voided"):
             if self._deck_waiting is not None:  # shuffled during the round: into the shoe now
                 self.shoe.load_deck(self._deck_waiting)
@@ -109,7 +138,24 @@ class SimulatedDevices:
         s = self.actor.state
         if self.actor.paused or s is None or s.expecting() is None:
             return
-        await self.shoe.deal_next()
+        await self.deal()
+
+    async def deal(self, card: str | None = None) -> Card | None:
+        """The dealer draws a card from the shoe (the next, or the one named) and lays it where
+        the round wants it, in the camera's view."""
+        target = self.attached.next_target()
+        dealt = await (self.shoe.deal(card) if card else self.shoe.deal_next())
+        if dealt is not None and self.camera is not None and target is not None \
+                and target.kind != "burn":
+            where: int | str = "dealer" if target.kind == "dealer" else int(target.position or 0)
+            laid, self._camera_next = self._camera_next or dealt.code, None
+            if laid == "hide":
+                return dealt
+            try:
+                self.camera.place_card(laid, where)
+            except SceneError as e:  # the camera will miss it: the cross-check says so
+                log.warning("table %s simulated camera: %s", self.service.table_id, e)
+        return dealt
 
     # -- the technicians' commands --------------------------------------------------------
 
@@ -126,12 +172,12 @@ class SimulatedDevices:
     async def _command(self, device: str, action: str, arg: str | None) -> str:
         if device == "shoe":
             if action == "deal":
-                card = await self.shoe.deal_next()
+                card = await self.deal()
                 return "dealt a card" if card else "the shoe is empty"
             if action == "deal_card":
                 if not arg:
                     raise SimError("sim.missing_argument", "which card? e.g. Kd")
-                await self.shoe.deal(arg)
+                await self.deal(arg)
                 return f"dealt {arg}"
             if action == "status":
                 await self.shoe.set_status(arg or "ready")
@@ -143,6 +189,8 @@ class SimulatedDevices:
                 return f"deck ready {await self.new_deck(arg or None)}"
             if action == "fault":
                 return await self.shuffler.inject(*_fault(arg))
+        if device == "camera" and action == "fault":
+            return self._camera_fault(arg)
         if action == "auto_deal":
             try:
                 self.auto_deal_s = None if arg == "off" else float(arg or 1.5)
@@ -151,6 +199,26 @@ class SimulatedDevices:
             return "auto-deal off" if self.auto_deal_s is None else \
                 f"auto-deal every {self.auto_deal_s:g} s"
         raise SimError("sim.bad_command", f"{device} cannot {action}")
+
+    def _camera_fault(self, arg: str | None) -> str:
+        """Rehearse the cross-check: "hide" lays the next card the shoe deals out of the
+        camera's view (the camera never sees it); "swap Kd" lays Kd instead of the card the
+        shoe read (the two disagree). Either way the table pauses and the dealer confirms."""
+        if self.camera is None:
+            raise SimError("sim.no_camera", "this table's shoe is not cross-checked by a camera")
+        name, rest = _fault(arg)
+        if name == "hide":
+            self._camera_next = "hide"
+            return "the next card is laid out of the camera's view"
+        if name == "swap":
+            try:
+                code = parse_card(rest or "").code
+            except CardCodeError as e:
+                raise SimError("sim.bad_argument", f"swap takes a card, e.g. swap Kd: {e}") \
+                    from None
+            self._camera_next = code
+            return f"the next card is laid as {code}"
+        raise SimError("sim.bad_fault", "the camera's faults are: hide, swap <card>")
 
     def info(self) -> dict[str, Any]:
         """What a technician sees: health and counters, never the order of the cards."""
@@ -168,6 +236,7 @@ class SimulatedDevices:
                          "ready_deck_set": self.shuffler.ready_deck_set,
                          "online": online.get("shuffler", False), "state": a.shuffler_state,
                          "faults": a.shuffler.fault_counts() if a.shuffler else {}},
+            "camera": None if self.watch is None else self.watch.info(),
             "log": self.log[-20:],
         }
 

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from devices.camera.sim_camera import SimCamera
 from devices.serial_link import ManualClock as LinkClock
 from studio import ledger
 from studio.clock import ManualClock
@@ -44,7 +45,7 @@ def accounts() -> Accounts:
 
 class StudioHarness:
     def __init__(self, tmp: Path, *, burn_card: bool = True, limits: dict | None = None,
-                 web: dict | None = None) -> None:
+                 web: dict | None = None, camera: bool = False) -> None:
         self.clock = ManualClock()
         self.store = Store.open(f"sqlite:///{tmp / 'studio.db'}",
                                 clock=lambda: datetime.fromtimestamp(self.clock.now(), UTC))
@@ -60,9 +61,13 @@ class StudioHarness:
         self.service = TableService(self.actor, self.clock)
         self.studio = Studio.build(WebSection(**(web or {})), self.clock, self.store, SECRET,
                                    accounts(), [self.service])
+        # camera: the simulated table camera and the real recogniser cross-check the shoe;
+        # the test runs each recognition (`devices.watch.look()`), nothing runs by itself.
+        self.camera = SimCamera(cfg.deck_art.value, positions=cfg.positions) if camera else None
         self.devices = SimulatedDevices(self.service, tmp / "links", heartbeat_s=None,
                                         reader_clock=LinkClock(), auto_deal_s=None,
-                                        auto_shuffle=False)
+                                        auto_shuffle=False, camera=self.camera,
+                                        camera_fps=None)
         self.studio.simulators[self.service.table_id] = self.devices
         self.app = create_app(self.studio)
         self.table_id = self.service.table_id
