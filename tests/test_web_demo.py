@@ -1,5 +1,6 @@
 """`studio demo` (what scripts/run starts): the whole studio comes up on 127.0.0.1, prints
-the three addresses and the logins, serves a table whose round is open, and stops on SIGINT."""
+the three addresses and the logins, serves a table whose round is open, deals a card the shoe
+reads and the camera confirms, and stops on SIGINT."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import re
 import signal
 import sys
+import uuid
 from pathlib import Path
 
 import aiohttp
@@ -18,8 +20,13 @@ WAIT_S = 30.0  # safety net on reading the demo's output
 
 async def test_demo_starts_the_studio_and_prints_the_three_addresses(tmp_path) -> None:
     env = {**os.environ, "TMPDIR": str(tmp_path)}  # the simulators' pty links go here
+    # the shipped config with a 2-second betting window: the test waits for it to close
+    config = tmp_path / "studio.toml"
+    shipped = (Path(__file__).parents[1] / "config" / "studio.toml").read_text()
+    config.write_text(re.sub(r"(?m)^betting_window_s = .*$", "betting_window_s = 2", shipped))
     proc = await asyncio.create_subprocess_exec(
-        str(STUDIO), "demo", "--port", "0", "--no-video", "--deal-every", "0",
+        str(STUDIO), "demo", "--config", str(config), "--port", "0", "--no-video",
+        "--deal-every", "0",
         "--database", f"sqlite:///{tmp_path / 'demo.db'}",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env)
     lines: list[str] = []
@@ -33,7 +40,9 @@ async def test_demo_starts_the_studio_and_prints_the_three_addresses(tmp_path) -
         dealer = re.search(r"Dealer:\s+(http://127\.0\.0\.1:\d+/dealer)", out)
         tech = re.search(r"Technicians:\s+(http://127\.0\.0\.1:\d+/technician)", out)
         login = re.search(r"dealer login: (\S+) / (\S+)", out)
-        assert player and dealer and tech and login, out
+        tech_login = re.search(r"technician login: (\S+) / (\S+)", out)
+        assert player and dealer and tech and login and tech_login, out
+        assert "Camera cross-check on" in out
         base, token = player.group(1), player.group(2)
         assert str(tmp_path) in out  # the simulated devices' links
         async with aiohttp.ClientSession() as s:
@@ -49,8 +58,54 @@ async def test_demo_starts_the_studio_and_prints_the_three_addresses(tmp_path) -
             async with s.post(f"{base}/api/staff/login", json={
                     "username": login.group(1), "password": login.group(2)}) as r:
                 assert (await r.json())["role"] == "dealer"
+            await _a_card_through_shoe_and_camera(base, token, joined["session_id"],
+                                                  login.groups(), tech_login.groups())
     finally:
         if proc.returncode is None:
             proc.send_signal(signal.SIGINT)
         code = await asyncio.wait_for(proc.wait(), WAIT_S)
     assert code == 0
+
+
+async def _a_card_through_shoe_and_camera(base: str, token: str, session: str,
+                                          dealer: tuple[str, ...], tech: tuple[str, ...]) -> None:
+    """The demo player bets, the betting window closes, a technician deals from the simulated
+    shoe until a card reaches the players: the live camera watch confirmed it."""
+    player = {"Authorization": f"Bearer {token}", "X-Session": session}
+    def staff() -> aiohttp.ClientSession:  # its own cookie jar, kept for an IP address
+        return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+
+    async with aiohttp.ClientSession() as p, staff() as d, staff() as t:
+        ws = await p.ws_connect(f"{base}/ws/player?token={token}&session={session}",
+                                headers={"Origin": base})
+        async with p.post(f"{base}/api/player/bets", headers=player, json={
+                "key": uuid.uuid4().hex, "bets": [{"position": 1, "kind": "main",
+                                                   "amount": 100}]}) as r:
+            assert (await r.json())["ok"]
+        for session_, (user, password) in ((d, dealer), (t, tech)):
+            async with session_.post(f"{base}/api/staff/login", json={
+                    "username": user, "password": password}) as r:
+                assert r.status == 200
+        async with d.get(f"{base}/api/tables/sem-live-1/dealer/state") as r:
+            assert (await r.json())["table"]["cross_check"]  # the dealer is told
+        async with t.get(f"{base}/api/tables/sem-live-1/devices") as r:
+            assert (await r.json())["simulators"]["camera"] is not None
+        while True:  # the betting window closes on its timer
+            msg = await asyncio.wait_for(ws.receive_json(), WAIT_S)
+            if msg.get("event", msg).get("type") == "betting_closed":
+                break
+        sim = f"{base}/api/tables/sem-live-1/sim"
+        async with t.post(sim, json={"device": "shoe", "action": "deal"}) as r:
+            assert (await r.json())["ok"]  # the burn card (or the first card)
+        async with t.post(sim, json={"device": "shoe", "action": "deal"}) as r:
+            assert (await r.json())["ok"]
+        while True:
+            msg = await asyncio.wait_for(ws.receive_json(), WAIT_S)
+            event = msg.get("event", msg)
+            if event.get("type") == "card_dealt":
+                break
+        assert event["source"] == "shoe+camera", event
+        async with t.get(f"{base}/api/tables/sem-live-1/devices") as r:
+            camera = (await r.json())["simulators"]["camera"]
+        assert camera["cards_seen"] >= 1 and camera["errors"] == 0
+        await ws.close()

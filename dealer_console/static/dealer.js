@@ -102,6 +102,7 @@ function render(view) {
     return e;
   }));
   if (!(view.devices || []).length) $("devices").replaceChildren(li("No device reported yet"));
+  else if (view.cross_check) $("devices").append(li("every card the shoe reads is checked by the table camera"));
 
   // table alerts (pauses, rejected cards, devices offline) and device faults, newest first
   const alerts = (view.alerts || []).map((a) => ({ at: a.at, code: a.code, text: a.message }))

@@ -1,10 +1,12 @@
 """`studio demo`: the whole studio on 127.0.0.1.
 
 One Sette e Mezzo Live table whose cards come from a simulated shoe and shuffler on
-pseudo-terminals (read by the real serial readers), the table video when the streaming
-package can serve it, SQLite under var/, a demo player with credit, the dealer console and
-the technicians' page. It prints the three addresses, the demo player's link (with a token
-signed for this run) and the staff logins, then runs until Ctrl-C.
+pseudo-terminals (read by the real serial readers) and are cross-checked against the simulated
+table camera by the real recogniser (each card the shoe deals is laid on the camera's felt), the
+same camera's video when the streaming package can serve it, SQLite under var/, a demo player
+with credit, the dealer console and the technicians' page. It prints the three addresses, the
+demo player's link (with a token signed for this run) and the staff logins, then runs until
+Ctrl-C.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="port on 127.0.0.1 (default: the config's; 0 picks a free one)")
     p.add_argument("--database", default=None, help="database URL (default: the config's)")
     p.add_argument("--no-video", action="store_true", help="do not serve the table video")
+    p.add_argument("--no-cross-check", action="store_true",
+                   help="the shoe alone says which card came out (the camera only films)")
     p.add_argument("--deal-every", type=float, default=1.5,
                    help="seconds between the simulated dealer's cards (0: deal by hand on "
                         "the technicians' page)")
@@ -57,6 +61,13 @@ def _accounts(cfg) -> tuple[object, list[tuple[str, str, str]]]:
             ("technician", "tecnico", secrets.token_urlsafe(6))]
     return Accounts([WebAccount(username=u, role=r, password_hash=hash_password(p))
                      for r, u, p in made]), made
+
+
+def _camera(table_cfg):
+    """The simulated table camera the demo films and cross-checks the shoe against."""
+    from devices.camera.sim_camera import SimCamera
+
+    return SimCamera(table_cfg.deck_art.value, positions=table_cfg.positions)
 
 
 def _sqlite_dir(url: str) -> None:
@@ -104,23 +115,25 @@ async def _serve(args: argparse.Namespace) -> None:
 
     shoe_cfg = table_cfg.devices.shoe
     timeout = getattr(shoe_cfg, "heartbeat_timeout_s", 3.0) if shoe_cfg else 3.0
+    camera = _camera(table_cfg)
     devices = SimulatedDevices(service, sim_link_path(table_cfg.id, "shoe").parent,
                                heartbeat_s=1.0, heartbeat_timeout_s=timeout,
-                               auto_deal_s=args.deal_every or None, auto_shuffle=True)
+                               auto_deal_s=args.deal_every or None, auto_shuffle=True,
+                               camera=None if args.no_cross_check else camera)
     await devices.start()
     studio.simulators[table_cfg.id] = devices
     await devices.new_deck()
 
+    if args.no_cross_check:  # nobody lays the shoe's cards on the felt: mirror the table's
+        from studio.table.camera_scene import mirror_on_camera
+
+        mirror_on_camera(actor.hub, table_cfg.id, camera)
     if not args.no_video:
         try:
-            from devices.camera.sim_camera import SimCamera
             from streaming.signalling import VideoService
             from streaming.source import source_for_camera
-            from studio.table.camera_scene import mirror_on_camera
 
             # The video: the simulated table camera, showing the cards as they are dealt.
-            camera = SimCamera(table_cfg.deck_art.value, positions=table_cfg.positions)
-            mirror_on_camera(actor.hub, table_cfg.id, camera)
             studio.video[table_cfg.id] = VideoService.from_config(
                 cfg, table_cfg.id, source=source_for_camera("sim", 1280, 720, 25,
                                                             sim_renderer=camera))
@@ -147,6 +160,9 @@ async def _serve(args: argparse.Namespace) -> None:
         print(f"  {role} login: {user} / {password}", flush=True)
     print(f"  Simulated shoe and shuffler: {devices.shoe.path}, {devices.shuffler.path}",
           flush=True)
+    if devices.watch is not None:
+        print(f"  Camera cross-check on: the recogniser looks {devices.watch.fps:g} times a "
+              "second (--no-cross-check: the shoe alone)", flush=True)
     print("Ctrl-C stops the studio.", flush=True)
 
     stop = asyncio.Event()

@@ -140,14 +140,15 @@ class TableService:
         """The devices' health for the dealer and technicians (studio/table/devices.py)."""
         a = self.attached
         if a is None:
-            return {"devices": [], "device_faults": [], "dispute": None}
+            return {"devices": [], "device_faults": [], "dispute": None, "cross_check": False}
         v = a.view()
         states = {"shoe": v["shoe"], "shuffler": v["shuffler"]}
         devices = [{"device": name.rsplit("/", 1)[-1], "online": online,
                     "detail": states.get(name.rsplit("/", 1)[-1]) or ""}
                    for name, online in sorted(v["online"].items())]
         return {"devices": devices, "device_faults": v["recent_faults"][-10:],
-                "dispute": v["dispute"], "fault_counts": v["faults"]}
+                "dispute": v["dispute"], "fault_counts": v["faults"],
+                "cross_check": v["cross_check"]}
 
     # -- views ----------------------------------------------------------------------------
 

@@ -44,6 +44,12 @@ function renderSims(s) {
   $("shuffler").textContent = `${s.shuffler.online ? "online" : "offline"} · `
     + `${s.shuffler.path} · ${s.shuffler.decks_made} decks · ready: `
     + `${s.shuffler.ready_deck_set || "–"} · faults: ${faults(s.shuffler.faults)}`;
+  $("camera-panel").hidden = !s.camera;
+  if (s.camera) {
+    $("camera").textContent = `${s.camera.frames} frames looked at (${s.camera.fps} per second)`
+      + ` · ${s.camera.last_ms === null ? "–" : s.camera.last_ms} ms the last · `
+      + `${s.camera.cards_seen} cards vouched for · ${s.camera.errors} failed frames`;
+  }
   $("auto").textContent = s.auto_deal_s === null ? "auto-deal off"
     : `auto-deal every ${s.auto_deal_s} s`;
   $("log").replaceChildren(...s.log.slice().reverse().map((x) => li(x)));
@@ -81,6 +87,8 @@ async function main() {
   $("auto-on").onclick = () => sim("shoe", "auto_deal", "1.5");
   $("auto-off").onclick = () => sim("shoe", "auto_deal", "off");
   $("shuffle").onclick = () => sim("shuffler", "shuffle");
+  $("camera-hide").onclick = () => sim("camera", "fault", "hide");
+  $("camera-swap").onclick = () => sim("camera", "fault", `swap ${$("swap-card").value.trim()}`);
   $("inject-shuffler").onclick = () => sim("shuffler", "fault", $("shuffler-fault").value);
   await refresh();
   staffSocket(page.table, (msg) => { if (msg.type === "state") render(msg); }, (up) => {
