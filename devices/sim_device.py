@@ -18,7 +18,6 @@ The shoe adds `foreign [set]`, `repeat`, `badcode` (devices/sim_shoe.py).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import random
@@ -27,6 +26,7 @@ from collections.abc import Awaitable, Callable
 
 from devices import protocol as p
 from devices.pty_pair import SimLink
+from studio.tasks import cancel
 
 log = logging.getLogger(__name__)
 
@@ -91,11 +91,8 @@ class DeviceSim:
             self._heartbeat_task = asyncio.create_task(self._heartbeats())
 
     async def stop(self) -> None:
-        if self._heartbeat_task is not None:
-            self._heartbeat_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._heartbeat_task
-            self._heartbeat_task = None
+        await cancel(self._heartbeat_task)
+        self._heartbeat_task = None
         self._unwatch_host()
         self.link.close()
 

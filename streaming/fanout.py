@@ -8,7 +8,6 @@ forced to be a keyframe so new viewers start at once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import logging
 import time
@@ -17,6 +16,7 @@ from streaming.encoder import EncodedFrame, SharedH264Encoder
 from streaming.metrics import StreamMetrics
 from streaming.source import FrameSource
 from streaming.track import ViewerTrack
+from studio.tasks import cancel
 
 log = logging.getLogger(__name__)
 
@@ -110,11 +110,8 @@ class Broadcaster:
         return self._task is not None and not self._task.done()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel(self._task)
+        self._task = None
         for viewer in list(self.viewers.values()):
             viewer.stop()
         await self.source.close()

@@ -20,6 +20,7 @@ from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamError
 
 from streaming.framestamp import STAMP_HEIGHT, read_index
+from studio.tasks import cancel
 
 
 def luma_top(frame: av.VideoFrame) -> np.ndarray:
@@ -95,7 +96,4 @@ class VideoReceiver:
 
     async def close(self) -> None:
         await self.pc.close()
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+        await cancel(self._reader)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import random
 import signal
 import sys
 import threading
 from pathlib import Path
+
+from studio.tasks import cancel
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -165,10 +166,7 @@ async def _main(args: argparse.Namespace) -> int:
             print(reply, flush=True)
     finally:
         stopping.cancel()
-        if auto is not None:
-            auto.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await auto
+        await cancel(auto)
         await sim.stop()
     return 0
 

@@ -12,7 +12,6 @@ The players' video is a separate path (streaming/), encoded once, never waiting 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from devices.camera.voting import CameraCardSource, CardSeen
+from studio.tasks import cancel
 
 log = logging.getLogger(__name__)
 
@@ -79,11 +79,8 @@ class CameraWatch:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="camera-watch")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel(self._task)
+        self._task = None
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()

@@ -32,7 +32,6 @@ ticks) in order, so the cross-check has a single writer, like the table.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import logging
 import uuid
@@ -67,6 +66,7 @@ from studio.table.cross_check import (
     Ignored,
     Outcome,
 )
+from studio.tasks import cancel
 
 log = logging.getLogger(__name__)
 
@@ -187,11 +187,8 @@ class AttachedDevices:
         if self._unsubscribe is not None:
             self._unsubscribe()
         self._disarm()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel(self._task)
+        self._task = None
 
     @property
     def readers(self) -> list[ShoeReader | ShufflerReader]:
