@@ -198,6 +198,33 @@ class OpenCVCameraSource:
                 self._capture = None
 
 
+class LatestFrame:
+    """A source that keeps the last picture it delivered, for a second reader of one camera.
+
+    A camera device opens once: the video reads it (through this wrapper) at its frame rate,
+    and the table's card recogniser takes the newest picture a few times a second with
+    `latest()`, never opening the camera again nor holding the video back."""
+
+    def __init__(self, source: FrameSource) -> None:
+        self.source = source
+        self._latest: CapturedFrame | None = None
+
+    async def next_frame(self) -> CapturedFrame:
+        frame = await self.source.next_frame()
+        self._latest = frame
+        return frame
+
+    def latest(self, _t: float | None = None) -> np.ndarray:
+        """The newest picture (the argument, a time, is ignored: a live camera has only now)."""
+        frame = self._latest
+        if frame is None:
+            raise SourceError("streaming.no_frame_yet", "the camera has not delivered a frame")
+        return frame.image
+
+    async def close(self) -> None:
+        await self.source.close()
+
+
 def source_for_camera(
     source: str,
     width: int = 1280,

@@ -13,6 +13,8 @@ import sys
 COMMAND_MODULES: tuple[str, ...] = (
     "studio.commands.audit",
     "studio.commands.demo",
+    "studio.commands.serve",
+    "studio.commands.credentials",
     "studio.commands.recognize",
     "studio.commands.rtp",
     "studio.commands.simulate",

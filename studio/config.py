@@ -103,6 +103,9 @@ class CameraDevice(_Strict):
     # rectified top-down view of the felt and names the area each lies in; without it, by
     # outline shapes only (devices/camera/recognizer.py).
     calibration: str | None = None
+    # How often the card recogniser looks at the newest picture (studio/table/camera_watch.py):
+    # a card lies still for seconds and three agreeing looks vouch for it.
+    recognise_fps: float = Field(default=5.0, gt=0, le=30)
 
     @field_validator("calibration")
     @classmethod

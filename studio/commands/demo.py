@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import os
 import secrets
-import signal
 import uuid
-from pathlib import Path
+
+from studio.commands.hosting import open_store, start_site, until_signal
 
 DEMO_PLAYER = "demo-player"
 DEMO_CREDIT = 100_000  # 1,000.00 EUR
@@ -70,24 +69,15 @@ def _camera(table_cfg):
     return SimCamera(table_cfg.deck_art.value, positions=table_cfg.positions)
 
 
-def _sqlite_dir(url: str) -> None:
-    if url.startswith("sqlite:///"):
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    from aiohttp import web
-
     from devices.serial_link import sim_link_path
     from studio import ledger
     from studio.clock import SchedulerClock
     from studio.config import load_config
-    from studio.runtime import tune_gc
-    from studio.storage import Store
     from studio.table.actor import TableActor
     from studio.table.hub import Hub
-    from studio.web.access_log import PathOnlyAccessLogger
-    from studio.web.app import create_app
     from studio.web.context import Studio
     from studio.web.simulators import SimulatedDevices
     from studio.web.tables import TableService
@@ -97,8 +87,7 @@ async def _serve(args: argparse.Namespace) -> None:
     loop = asyncio.get_running_loop()
     clock = SchedulerClock(loop)  # timers are delivered on this loop
     database = args.database or cfg.studio.database_url
-    _sqlite_dir(database)
-    store = Store.open(database)
+    store = open_store(database)
 
     with store.transaction() as tx:  # the demo player's credit, once per database
         ledger.credit(tx, f"demo-credit/{DEMO_PLAYER}", DEMO_PLAYER, DEMO_CREDIT)
@@ -140,15 +129,8 @@ async def _serve(args: argparse.Namespace) -> None:
         except Exception as e:  # noqa: BLE001 - the table plays on without video
             print(f"(no table video: {e})")
 
-    app = create_app(studio)
-    runner = web.AppRunner(app, access_log_class=PathOnlyAccessLogger)
-    await runner.setup()
-    port = cfg.studio.port if args.port is None else args.port
-    site = web.TCPSite(runner, "127.0.0.1", port)
-    await site.start()
-    tune_gc()  # everything that lives as long as the process exists now
-    port = site._server.sockets[0].getsockname()[1]  # the real one when 0 was asked
-    base = f"http://127.0.0.1:{port}"
+    runner, base = await start_site(studio, "127.0.0.1",
+                                    cfg.studio.port if args.port is None else args.port)
     await actor.dealer("demo", "start", uuid.uuid4().hex)
 
     token = studio.signer.player_token(DEMO_PLAYER, cfg.web.player_token_ttl_s)
@@ -165,11 +147,7 @@ async def _serve(args: argparse.Namespace) -> None:
               "second (--no-cross-check: the shoe alone)", flush=True)
     print("Ctrl-C stops the studio.", flush=True)
 
-    stop = asyncio.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+    await until_signal()
     print("stopping…", flush=True)
     await runner.cleanup()
     await devices.stop()

@@ -33,6 +33,7 @@ from studio.table.money import (
     reserve_for,
 )
 from studio.table.rng_shoe import RngShoe
+from studio.tasks import cancel
 
 log = logging.getLogger(__name__)
 
@@ -154,12 +155,7 @@ class TableActor:
         for t in self._timers.values():
             t.cancel()
         self._timers.clear()
-        if self._task:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+        await cancel(self._task)
 
     def recover(self) -> None:
         """A round found open in the log was in flight when the process stopped: it is void,

@@ -1,0 +1,55 @@
+"""What `studio serve` and `studio demo` both do to host a studio: open the database, serve
+the web application, run until a signal."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+    from studio.storage import Store
+    from studio.web.context import Studio
+
+
+def open_store(url: str) -> Store:
+    """The studio's database; an SQLite file's folder is made if missing."""
+    from studio.storage import Store
+
+    if url.startswith("sqlite:///"):
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    return Store.open(url)
+
+
+async def start_site(studio: Studio, host: str, port: int) -> tuple[web.AppRunner, str]:
+    """Serve the studio's pages and APIs; returns the runner (to clean up) and the base URL
+    (with the real port when 0 was asked). Collector tuning follows: what lives as long as the
+    process exists now."""
+    from aiohttp import web
+
+    from studio.runtime import tune_gc
+    from studio.web.access_log import PathOnlyAccessLogger
+    from studio.web.app import create_app
+
+    runner = web.AppRunner(create_app(studio), access_log_class=PathOnlyAccessLogger)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    tune_gc()
+    real_port = site._server.sockets[0].getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    return runner, f"http://{shown}:{real_port}"
+
+
+async def until_signal() -> None:
+    """Return on SIGINT or SIGTERM (Ctrl-C, or the service manager stopping the studio)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()

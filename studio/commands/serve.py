@@ -1,0 +1,196 @@
+"""`studio serve`: the studio on its real devices, as a studio runs it every day.
+
+Every live table of the configuration comes up (a round left in flight by a crash is void and
+refunded first, studio/table/actor.py), with the devices its `[tables.devices]` names: the
+serial shoe and shuffler read by the real readers (a port "sim" is where `studio sim shoe
+--table ID` links, for rehearsals), and the table camera, opened once: its pictures go to the
+players' video and, a few times a second, to the card recogniser that cross-checks the shoe.
+Staff accounts come from the configuration and the token key from the environment: nothing is
+made up, unlike `studio demo`. A table waits for its dealer to press Start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from studio.commands.hosting import open_store, start_site, until_signal
+
+LIVE_GAMES = ("sette-e-mezzo-live",)  # the games a table actor runs today
+
+
+class ServeError(RuntimeError):
+    """The configuration or the environment cannot run a studio; nothing was started."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="run the studio's live tables on their configured devices")
+    p.add_argument("--config", help="studio TOML (default config/studio.toml)")
+    p.add_argument("--host", default=None, help="address to listen on (default: the config's)")
+    p.add_argument("--port", type=int, default=None,
+                   help="port (default: the config's; 0 picks a free one)")
+    p.add_argument("--database", default=None, help="database URL (default: the config's)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(_serve(args))
+    except ServeError as e:
+        print(f"error {e.code}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+@dataclass
+class TableRuntime:
+    """One table and what runs beside it, stopped in the reverse order of starting."""
+
+    actor: Any
+    service: Any
+    attached: Any = None
+    watch: Any = None
+    video: Any = None
+    notes: list[str] = field(default_factory=list)
+
+    async def stop(self) -> None:
+        if self.watch is not None:
+            await self.watch.stop()
+        if self.video is not None:
+            await self.video.close()
+        if self.attached is not None:
+            await self.attached.stop()
+        await self.actor.stop()
+        self.service.close()
+
+
+async def start_table(cfg: Any, table_cfg: Any, store: Any, clock: Any, hub: Any,
+                      config_dir: Any = None) -> TableRuntime:
+    """A table actor, its service for the web, its devices, its camera (video and cross-check)."""
+    from studio.table.actor import TableActor
+    from studio.table.devices import AttachedDevices
+    from studio.web.tables import TableService
+
+    actor = TableActor(table_cfg, store, clock, hub)
+    await actor.start()
+    rt = TableRuntime(actor, TableService(actor, clock))
+    devices = table_cfg.devices
+    camera = devices.camera
+    if camera is not None and camera.source == "sim":
+        # a simulated camera at a real table can only film what the table dealt: no cross-check
+        devices = devices.model_copy(update={"camera": None})
+        rt.notes.append("simulated camera: it shows the dealt cards, it does not cross-check")
+    if devices.shoe is not None or devices.shuffler is not None or devices.camera is not None:
+        rt.attached = AttachedDevices(actor, devices)
+        rt.service.attached = rt.attached
+        await rt.attached.start()
+    if camera is not None:
+        rt.video, rt.watch = _camera(cfg, table_cfg, rt)
+    return rt
+
+
+def _camera(cfg: Any, table_cfg: Any, rt: TableRuntime) -> tuple[Any, Any]:
+    """The table camera, opened once: the players' video reads it, the recogniser looks at the
+    newest picture (when the table cross-checks a shoe, or the camera is the card source)."""
+    from streaming.signalling import VideoService
+    from streaming.source import LatestFrame, source_for_camera
+    from studio.table.camera_watch import CameraWatch
+
+    cam = table_cfg.devices.camera
+    if cam.source == "sim":
+        from devices.camera.sim_camera import SimCamera
+        from studio.table.camera_scene import mirror_on_camera
+
+        sim = SimCamera(table_cfg.deck_art.value, positions=table_cfg.positions)
+        mirror_on_camera(rt.actor.hub, table_cfg.id, sim)
+        return VideoService.from_config(cfg, table_cfg.id, source=source_for_camera(
+            "sim", cam.width, cam.height, cam.fps, sim_renderer=sim)), None
+    from devices.camera.voting import CameraCardSource
+
+    tee = LatestFrame(source_for_camera(cam.source, cam.width, cam.height, cam.fps))
+    video = VideoService.from_config(cfg, table_cfg.id, source=tee)
+    video.broadcaster.start()  # the camera runs from now on, watched or not
+    watch = CameraWatch(CameraCardSource.for_table(table_cfg), tee.latest,
+                        rt.attached.camera_seen, fps=cam.recognise_fps,
+                        time_fn=rt.actor.clock.now)
+    watch.start()
+    rt.notes.append(f"camera {cam.source}: video, and the recogniser {cam.recognise_fps:g}/s")
+    return video, watch
+
+
+def _secret(cfg: Any) -> str:
+    secret = os.environ.get(cfg.web.secret_env, "")
+    if len(secret) < 32:
+        raise ServeError("serve.no_secret", f"set {cfg.web.secret_env} to a random key of 32 "
+                                            "characters or more (it signs players' tokens)")
+    return secret
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    from studio.clock import SchedulerClock
+    from studio.config import ConfigError, load_config
+    from studio.table.hub import Hub
+    from studio.web.auth import Accounts
+    from studio.web.context import Studio
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as e:
+        raise ServeError("serve.bad_config", str(e)) from None
+    if not cfg.web.accounts:
+        raise ServeError("serve.no_accounts", "the configuration names no staff accounts "
+                                              "([[web.accounts]]): nobody could deal")
+    secret = _secret(cfg)
+    live = [t for t in cfg.tables if t.game in LIVE_GAMES]
+    if not live:
+        raise ServeError("serve.no_tables", "the configuration has no live table to serve")
+
+    clock = SchedulerClock(asyncio.get_running_loop())
+    database = args.database or cfg.studio.database_url
+    store = open_store(database)
+    hub = Hub()
+    tables: list[TableRuntime] = []
+    try:
+        for t in live:
+            tables.append(await start_table(cfg, t, store, clock, hub))
+        studio = Studio.build(cfg.web, clock, store, secret, Accounts(list(cfg.web.accounts)),
+                              [rt.service for rt in tables])
+        for t, rt in zip(live, tables, strict=True):
+            if rt.video is not None:
+                studio.video[t.id] = rt.video
+        host = args.host or cfg.studio.host
+        runner, base = await start_site(studio, host, cfg.studio.port if args.port is None
+                                        else args.port)
+        print(f"Studio serving on {base} (database {database})", flush=True)
+        for t, rt in zip(live, tables, strict=True):
+            names = [n for n in ("shoe", "shuffler", "camera")
+                     if getattr(t.devices, n) is not None]
+            print(f"  {t.id}: {t.name}; devices: {', '.join(names) or 'none'}; "
+                  f"dealer {base}/dealer", flush=True)
+            for note in rt.notes:
+                print(f"    {note}", flush=True)
+        skipped = [t.id for t in cfg.tables if t.game not in LIVE_GAMES]
+        if skipped:
+            print(f"  not served yet (no table actor for their game): {', '.join(skipped)}",
+                  flush=True)
+        print("SIGINT or SIGTERM stops the studio.", flush=True)
+        await until_signal()
+        print("stopping…", flush=True)
+        await runner.cleanup()
+    finally:
+        for rt in reversed(tables):
+            await rt.stop()
+        clock.shutdown()
+        store.dispose()
