@@ -76,8 +76,8 @@ class TableRuntime:
         self.service.close()
 
 
-async def start_table(cfg: Any, table_cfg: Any, store: Any, clock: Any, hub: Any,
-                      config_dir: Any = None) -> TableRuntime:
+async def start_table(cfg: Any, table_cfg: Any, store: Any, clock: Any,
+                      hub: Any) -> TableRuntime:
     """A table actor, its service for the web, its devices, its camera (video and cross-check)."""
     from studio.table.actor import TableActor
     from studio.table.devices import AttachedDevices
