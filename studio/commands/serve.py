@@ -17,9 +17,20 @@ import logging
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from studio.commands.hosting import open_store, start_site, until_signal
+
+if TYPE_CHECKING:
+    from streaming.signalling import VideoService
+    from studio.clock import Clock
+    from studio.config import SetteEMezzoLiveTable, StudioConfig
+    from studio.storage import Store
+    from studio.table.actor import TableActor
+    from studio.table.camera_watch import CameraWatch
+    from studio.table.devices import AttachedDevices
+    from studio.table.hub import Hub
+    from studio.web.tables import TableService
 
 LIVE_GAMES = ("sette-e-mezzo-live",)  # the games a table actor runs today
 
@@ -58,11 +69,11 @@ def run(args: argparse.Namespace) -> int:
 class TableRuntime:
     """One table and what runs beside it, stopped in the reverse order of starting."""
 
-    actor: Any
-    service: Any
-    attached: Any = None
-    watch: Any = None
-    video: Any = None
+    actor: TableActor
+    service: TableService
+    attached: AttachedDevices | None = None
+    watch: CameraWatch | None = None
+    video: VideoService | None = None
     notes: list[str] = field(default_factory=list)
 
     async def stop(self) -> None:
@@ -76,8 +87,8 @@ class TableRuntime:
         self.service.close()
 
 
-async def start_table(cfg: Any, table_cfg: Any, store: Any, clock: Any,
-                      hub: Any) -> TableRuntime:
+async def start_table(cfg: StudioConfig, table_cfg: SetteEMezzoLiveTable, store: Store,
+                      clock: Clock, hub: Hub) -> TableRuntime:
     """A table actor, its service for the web, its devices, its camera (video and cross-check)."""
     from studio.table.actor import TableActor
     from studio.table.devices import AttachedDevices
@@ -101,7 +112,8 @@ async def start_table(cfg: Any, table_cfg: Any, store: Any, clock: Any,
     return rt
 
 
-def _camera(cfg: Any, table_cfg: Any, rt: TableRuntime) -> tuple[Any, Any]:
+def _camera(cfg: StudioConfig, table_cfg: SetteEMezzoLiveTable,
+            rt: TableRuntime) -> tuple[VideoService, CameraWatch | None]:
     """The table camera, opened once: the players' video reads it, the recogniser looks at the
     newest picture (when the table cross-checks a shoe, or the camera is the card source)."""
     from streaming.signalling import VideoService
@@ -119,6 +131,7 @@ def _camera(cfg: Any, table_cfg: Any, rt: TableRuntime) -> tuple[Any, Any]:
             "sim", cam.width, cam.height, cam.fps, sim_renderer=sim)), None
     from devices.camera.voting import CameraCardSource
 
+    assert rt.attached is not None  # a table with a camera always has its devices adapter
     tee = LatestFrame(source_for_camera(cam.source, cam.width, cam.height, cam.fps))
     video = VideoService.from_config(cfg, table_cfg.id, source=tee)
     video.broadcaster.start()  # the camera runs from now on, watched or not
@@ -130,7 +143,7 @@ def _camera(cfg: Any, table_cfg: Any, rt: TableRuntime) -> tuple[Any, Any]:
     return video, watch
 
 
-def _secret(cfg: Any) -> str:
+def _secret(cfg: StudioConfig) -> str:
     secret = os.environ.get(cfg.web.secret_env, "")
     if len(secret) < 32:
         raise ServeError("serve.no_secret", f"set {cfg.web.secret_env} to a random key of 32 "
