@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from studio.cards import DeckArt
-from studio.games.sette_e_mezzo_live import LivePaytable
+from studio.games.sette_e_mezzo_live.rules import LivePaytable
 from studio.odds import OddsError, parse_odds
 
 if TYPE_CHECKING:

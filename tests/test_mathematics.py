@@ -13,9 +13,9 @@ import pytest
 
 from studio.cards import MATTA, DeckKind, deck, parse_cards
 from studio.config import DEFAULT_CONFIG
-from studio.games import sette_e_mezzo_live as live
-from studio.games import sette_e_mezzo_quota_fissa as qf
 from studio.games.sette_e_mezzo import Hand
+from studio.games.sette_e_mezzo_live import rules as live
+from studio.games.sette_e_mezzo_quota_fissa import rules as qf
 from studio.mathematics import sette_e_mezzo_live as m
 from studio.mathematics import sette_e_mezzo_quota_fissa as mq
 from studio.mathematics.enumeration import Enumerator

@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from studio.games.sette_e_mezzo_live import LivePaytable
+from studio.games.sette_e_mezzo_live.rules import LivePaytable
 from studio.mathematics import sette_e_mezzo_live as exact
 from studio.simulation.sette_e_mezzo_live import simulate
 

@@ -3,8 +3,8 @@
 import pytest
 
 from studio.cards import parse_cards
-from studio.games import sette_e_mezzo_quota_fissa as qf
 from studio.games.sette_e_mezzo import Hand
+from studio.games.sette_e_mezzo_quota_fissa import rules as qf
 
 
 def hand(codes: str) -> Hand:

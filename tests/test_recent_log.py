@@ -2,6 +2,7 @@
 
 from unittest import mock
 
+from studio.games.sette_e_mezzo_live.game import GAME
 from studio.storage import event_log
 from studio.storage.event_log import NewEvent
 from studio.table import actor as actor_module
@@ -34,7 +35,7 @@ def test_recent_start_finds_where_the_last_rounds_begin(store):
 
 def test_the_history_keeps_and_reads_only_its_rounds(store):
     write_rounds(store, "table:T", 30)
-    history = HistoryProjection(store, "T", max_rounds=5)
+    history = HistoryProjection(store, "T", GAME, max_rounds=5)
     # p1 bet in rounds 29, 22, 15...: only 29 is among the five kept
     assert [r["round_id"] for r in history.for_player("p1", limit=99)] == ["T-000029"]
     assert list(history.rounds) == [f"T-{n:06d}" for n in range(26, 31)]

@@ -63,7 +63,7 @@ def books(db: str) -> tuple[dict[str, ledger.Balance], int, int]:
 def verify(db: str) -> audit.AuditReport:
     store = Store.open(db)
     try:
-        return audit.verify(store, replayers={"sette-e-mezzo-live": replay.sette_e_mezzo_live},
+        return audit.verify(store, replayers={"sette-e-mezzo-live": replay.replayer("sette-e-mezzo-live")},
                             games={"table:sem-live-1": "sette-e-mezzo-live"})
     finally:
         store.dispose()

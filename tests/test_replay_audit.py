@@ -6,13 +6,14 @@ from dataclasses import replace
 import pytest
 
 from studio import ledger
+from studio.games.sette_e_mezzo_live.game import GAME
+from studio.games.sette_e_mezzo_live.round import FORTY, Phase, RoundError
 from studio.storage import audit, event_log
 from studio.table import replay
 from studio.table.replay import ReplayMismatch
-from studio.table.round import FORTY, Phase, RoundError
 from tests.table_harness import Harness
 
-REPLAYERS = {"sette-e-mezzo-live": replay.sette_e_mezzo_live}
+REPLAYERS = {"sette-e-mezzo-live": replay.replayer("sette-e-mezzo-live")}
 GAMES = {"table:sem-live-1": "sette-e-mezzo-live"}
 
 
@@ -71,12 +72,12 @@ async def test_a_logged_settlement_the_rules_do_not_give_is_a_mismatch(store):
     with store.reader() as tx:
         events = event_log.read(tx, stream_id="table:sem-live-1",
                                 round_id="sem-live-1-000001")
-    assert replay.replay_round(events)[0].phase is Phase.CLOSED  # the genuine log replays
+    assert replay.replay_round(GAME, events)[0].phase is Phase.CLOSED  # the genuine log replays
     cards = [e for e in events if e.type in ("card_dealt", "burn_card")]
     unseen = sorted(FORTY - {e.payload["card"] for e in cards})
     forged = list(events)
     i = forged.index(cards[-1])
     forged[i] = replace(forged[i], payload={**forged[i].payload, "card": unseen[0]})
     with pytest.raises((ReplayMismatch, RoundError)):
-        replay.replay_round(forged)
+        replay.replay_round(GAME, forged)
     await h.actor.stop()

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studio.cards import DeckKind, deck, parse_card
-from studio.games.sette_e_mezzo_live import LivePaytable
-from studio.table import round as r
-from studio.table.round import BetKind, Phase, RoundError
+from studio.games.sette_e_mezzo_live import round as r
+from studio.games.sette_e_mezzo_live.round import BetKind, Phase, RoundError
+from studio.games.sette_e_mezzo_live.rules import LivePaytable
 
 LIMITS = r.Limits(main_min=100, main_max=10_000, side_min=100, side_max=1_000,
                   round_max_total=20_000)
@@ -60,12 +60,12 @@ def test_a_whole_round_two_players_share_a_position_and_diverge():
     assert d.state.expecting().describe() == "deal to the dealer"
     d.cards("3b")                                   # dealer shows 3; position 1 has 4
     assert d.state.phase is Phase.DECISIONS and set(d.state.deciders()) == {"ann", "bob"}
-    d.do(r.Decide("ann", 1, hit=False))
-    d.do(r.Decide("bob", 1, hit=True))
+    d.do(r.Decide("ann", 1, False))
+    d.do(r.Decide("bob", 1, True))
     assert d.state.expecting().describe() == "deal to position 1"
     d.cards("2c")                                   # bob: 6
     assert d.state.deciders() == ["bob"]
-    d.do(r.Decide("bob", 1, hit=False))
+    d.do(r.Decide("bob", 1, False))
     assert d.state.expecting().describe() == "deal to the dealer"
     d.cards("Jb")                                   # dealer 3 1/2: draws again
     d.cards("2s")                                   # dealer 5 1/2: stands
@@ -92,7 +92,7 @@ def test_partita_perfetta_settles_at_the_deal_and_busts_lose_at_once():
     d.cards("7b")                                   # pair of sevens
     (pp,) = d.of("side_bet_settled")
     assert pp.data["class"] == "pair_of_sevens" and pp.data["returned"] == 5600
-    d.do(r.Decide("ann", 2, hit=True))
+    d.do(r.Decide("ann", 2, True))
     d.cards("5s")                                   # 12: bust, lost at once
     (s,) = d.of("player_settled")
     assert s.data["main"]["result"] == "lose"
@@ -112,7 +112,7 @@ def test_automatic_draws_then_automatic_win_paid_at_once():
     assert auto and auto[0].data["automatic_win"] and auto[0].data["main"]["returned"] == 2000
     # cai has 6 on one card: no automatic win, may choose
     assert d.state.deciders() == ["cai"]
-    d.do(r.Decide("cai", 3, hit=False))
+    d.do(r.Decide("cai", 3, False))
     assert d.state.phase is Phase.CLOSED            # the dealer's 5 stands alone
     cai = next(e for e in d.of("player_settled") if e.data["player"] == "cai")
     assert cai.data["main"]["result"] == "win"

@@ -4,8 +4,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studio.cards import MATTA, DeckKind, deck
-from studio.games import sette_e_mezzo_live as live
 from studio.games.sette_e_mezzo import SETTE_E_MEZZO, SEVEN, Hand, card_halves
+from studio.games.sette_e_mezzo_live import rules as live
 
 DECK = deck(DeckKind.ITALIAN_40)
 ORDINARY = [c for c in DECK if not c.is_matta]

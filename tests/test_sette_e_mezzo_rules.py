@@ -3,9 +3,9 @@
 import pytest
 
 from studio.cards import parse_cards
-from studio.games import sette_e_mezzo_live as live
 from studio.games.sette_e_mezzo import Hand, format_halves
-from studio.games.sette_e_mezzo_live import MainResult as R
+from studio.games.sette_e_mezzo_live import rules as live
+from studio.games.sette_e_mezzo_live.rules import MainResult as R
 
 
 def hand(codes: str) -> Hand:

@@ -3,9 +3,9 @@
 import pytest
 
 from studio.cards import parse_card
-from studio.games import sette_e_mezzo_live as live
 from studio.games.sette_e_mezzo import Hand
-from studio.games.sette_e_mezzo_live import SharedPosition
+from studio.games.sette_e_mezzo_live import rules as live
+from studio.games.sette_e_mezzo_live.rules import SharedPosition
 
 DEALER_4 = Hand().add(parse_card("4c"))
 

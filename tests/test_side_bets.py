@@ -3,10 +3,10 @@
 import pytest
 
 from studio.cards import parse_card, parse_cards
-from studio.games import sette_e_mezzo_live as live
-from studio.games.sette_e_mezzo_live import ManoDiPoker as M
-from studio.games.sette_e_mezzo_live import PartitaPerfetta as P
-from studio.games.sette_e_mezzo_live import SideResult
+from studio.games.sette_e_mezzo_live import rules as live
+from studio.games.sette_e_mezzo_live.rules import ManoDiPoker as M
+from studio.games.sette_e_mezzo_live.rules import PartitaPerfetta as P
+from studio.games.sette_e_mezzo_live.rules import SideResult
 
 PT = live.LivePaytable()
 

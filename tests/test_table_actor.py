@@ -252,7 +252,8 @@ async def test_uuid_keys_differ_per_player(h):
 
 
 def test_settlements_are_stored_as_tables_and_expand_back_to_the_events():
-    from studio.table import round as core
+    from studio.games.sette_e_mezzo_live import round as core
+    from studio.games.sette_e_mezzo_live.game import GAME
     from studio.table.actor import expand_stored, stored_events
 
     events = [
@@ -263,15 +264,16 @@ def test_settlements_are_stored_as_tables_and_expand_back_to_the_events():
                                       "extra": True}),
         core.Event("round_closed", {"round_id": "R"}),
     ]
-    stored = stored_events(events)
+    stored = stored_events(events, GAME.grouped)
     assert [t for t, _, _ in stored] == ["players_settled", "side_bets_settled",
                                          "players_settled", "round_closed"]
     assert stored[0][1]["columns"] == ["player", "position", "main"]
     assert stored[0][1]["rows"][1] == ["bob", 2, {"stake": 2}]  # the columns' order
-    expanded = [x for t, payload, _ in stored for x in expand_stored(t, payload)]
+    expanded = [x for t, payload, _ in stored for x in expand_stored(t, payload, GAME.grouped)]
     assert expanded == [(e.type, e.data) for e in events]
     # the first stored form (a list of objects) still expands, for logs written before
-    assert expand_stored("players_settled", {"settlements": [{"player": "ann"}]}) == [
+    assert expand_stored("players_settled", {"settlements": [{"player": "ann"}]},
+                         GAME.grouped) == [
         ("player_settled", {"player": "ann"})]
 
 

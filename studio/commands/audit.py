@@ -18,10 +18,6 @@ from studio.storage.audit import AuditReport, Replayer, verify
 from studio.storage.engine import StorageError, Store, make_engine
 from studio.storage.models import STORAGE_TABLES
 
-# Game -> "module:function" of its replayer (see studio.storage.audit). Each game's round
-# controller adds its line here, e.g. "sette-e-mezzo-live": "studio.replay:sette_e_mezzo_live".
-REPLAYERS: dict[str, str] = {"sette-e-mezzo-live": "studio.table.replay:sette_e_mezzo_live"}
-
 
 def stream_of(table_id: str) -> str:
     """The event-log stream of a table (as the table actor names it)."""
@@ -38,8 +34,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def load_replayers(paths: dict[str, str] | None = None) -> dict[str, Replayer]:
+    """Every served game's replayer (studio.table.replay), or those named as
+    game -> "module:function"."""
+    if paths is None:
+        from studio.table.replay import replayers
+        return replayers()
     found: dict[str, Replayer] = {}
-    for game, path in (REPLAYERS if paths is None else paths).items():
+    for game, path in paths.items():
         module, _, attr = path.partition(":")
         found[game] = getattr(importlib.import_module(module), attr)
     return found

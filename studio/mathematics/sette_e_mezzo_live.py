@@ -14,8 +14,8 @@ from functools import cache
 from itertools import combinations
 
 from studio.cards import DeckKind, deck
-from studio.games import sette_e_mezzo_live as live
 from studio.games.sette_e_mezzo import Hand
+from studio.games.sette_e_mezzo_live import rules as live
 from studio.mathematics.best_play import DecisionCell, summarise
 from studio.mathematics.enumeration import Enumerator, GameRules
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import cache
 
 from studio.cards import DeckKind, deck
-from studio.games import sette_e_mezzo_quota_fissa as qf
+from studio.games.sette_e_mezzo_quota_fissa import rules as qf
 from studio.mathematics.best_play import DecisionCell, summarise
 from studio.mathematics.enumeration import Enumerator, GameRules
 

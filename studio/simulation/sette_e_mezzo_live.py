@@ -10,8 +10,8 @@ import random
 from dataclasses import dataclass
 
 from studio.cards import Card, DeckKind, deck
-from studio.games import sette_e_mezzo_live as live
 from studio.games.sette_e_mezzo import Hand
+from studio.games.sette_e_mezzo_live import rules as live
 from studio.mathematics.sette_e_mezzo_live import engine
 
 

@@ -179,7 +179,7 @@ async def run(rounds: int, players: int, positions: int, seed: int,
     # exactly its credit, less what it staked, plus what came back.
     mismatched = [b.name for b in bots.values()
                   if balances[b.name] != ledger.Balance(CREDIT - b.staked + b.returned, 0)]
-    report = audit.verify(store, replayers={"sette-e-mezzo-live": replay.sette_e_mezzo_live},
+    report = audit.verify(store, replayers={"sette-e-mezzo-live": replay.replayer("sette-e-mezzo-live")},
                           games={f"table:{cfg.id}": "sette-e-mezzo-live"})
     store.dispose()
     if tmp is not None:

@@ -1,7 +1,7 @@
-"""The table actor: the imperative shell around the pure round of Sette e Mezzo Live.
+"""The table actor: the imperative shell around a game's pure round (`studio.table.seam`).
 
 One asyncio task consumes the table's inbox in order, so no two coroutines ever change a round.
-For each input it asks the pure core (`studio.table.round`) what follows, then stores the events
+For each input it asks the game's pure round (`Game.step`) what follows, then stores the events
 and the money they move in ONE transaction (`studio.storage`, `studio.ledger`), and only then
 adopts the new state and publishes the events. A failure before the commit leaves nothing behind.
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -21,10 +21,10 @@ from typing import Any
 from studio import ledger
 from studio.cards import CardCodeError, parse_card
 from studio.clock import Clock, Timer
-from studio.config import SetteEMezzoLiveTable
+from studio.games import game_for
 from studio.storage import Store, event_log, idempotency
 from studio.storage.event_log import NewEvent
-from studio.table import round as core
+from studio.table import seam as core
 from studio.table.hub import Hub
 from studio.table.money import (
     cancel_for,
@@ -39,8 +39,7 @@ log = logging.getLogger(__name__)
 
 MAX_BATCH = 4096
 RECOVERY_ROUNDS = 1000  # the rounds read back at start-up (in flight, Ripunta's last bets)
-PLAYER_EVENTS = {"bet_placed", "bets_cancelled", "player_settled", "side_bet_settled",
-                 "autoplay_changed", "bet_refunded"}
+PLAYER_EVENTS = {"bet_placed", "bets_cancelled", "autoplay_changed", "bet_refunded"}
 
 
 class CommandError(Exception):
@@ -63,30 +62,22 @@ class _Command:
     future: asyncio.Future | None = None
 
 
-def table_rules(cfg: SetteEMezzoLiveTable) -> core.TableRules:
-    lim = cfg.limits
-    return core.TableRules(
-        positions=cfg.positions, burn_card=cfg.burn_card,
-        limits=core.Limits(lim.main_min, lim.main_max, lim.side_min, lim.side_max,
-                           lim.round_max_total),
-        paytable=cfg.paytable.to_paytable())
-
-
 # Settlements of one step are stored as ONE event holding a table of them (a settlement of
 # 30,000 bets is one row of the log, not 30,000), with the keys written once as columns and
 # one list of values per settlement: a third of the JSON that a list of objects takes, which
 # the settlement spends its time encoding, hashing and committing. Live publications stay one
-# per player.
-GROUPED = {"player_settled": "players_settled", "side_bet_settled": "side_bets_settled"}
+# per player. Which events are grouped, and under which stored name, is the game's
+# (`Game.grouped`).
 
 
-def stored_events(events: Iterable[core.Event]) -> list[tuple[str, dict[str, Any], bool]]:
+def stored_events(events: Iterable[core.Event], grouped: Mapping[str, str]
+                  ) -> list[tuple[str, dict[str, Any], bool]]:
     out: list[tuple[str, dict[str, Any], bool]] = []
     keys: Any = None
     columns: list[str] = []
     rows: list[list[Any]] = []
     for e in events:
-        group = GROUPED.get(e.type)
+        group = grouped.get(e.type)
         if group is None:
             out.append((e.type, dict(e.data), e.private))
             continue
@@ -100,9 +91,10 @@ def stored_events(events: Iterable[core.Event]) -> list[tuple[str, dict[str, Any
     return out
 
 
-def expand_stored(type_: str, payload: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def expand_stored(type_: str, payload: dict[str, Any], grouped: Mapping[str, str]
+                  ) -> list[tuple[str, dict[str, Any]]]:
     """The per-player events a stored event stands for (history, replay)."""
-    single = {v: k for k, v in GROUPED.items()}.get(type_)
+    single = next((k for k, v in grouped.items() if v == type_), None)
     if single is None:
         return [(type_, payload)]
     if "settlements" in payload:  # the first format: a list of objects
@@ -112,11 +104,15 @@ def expand_stored(type_: str, payload: dict[str, Any]) -> list[tuple[str, dict[s
 
 
 class TableActor:
-    def __init__(self, cfg: SetteEMezzoLiveTable, store: Store, clock: Clock, hub: Hub | None = None,
-                 *, rng_shoe: RngShoe | None = None, autostart: bool = False) -> None:
+    def __init__(self, cfg: Any, store: Store, clock: Clock, hub: Hub | None = None,
+                 *, rng_shoe: RngShoe | None = None, autostart: bool = False,
+                 game: core.Game | None = None) -> None:
+        """`cfg` is the table's configuration (studio.config); `game` defaults to the game
+        it names."""
         self.cfg = cfg
         self.table_id = cfg.id
-        self.rules = table_rules(cfg)
+        self.game: core.Game = game if game is not None else game_for(cfg.game)
+        self.rules = self.game.table_rules(cfg)
         self.store = store
         self.clock = clock
         self.hub = hub or Hub()
@@ -245,26 +241,17 @@ class TableActor:
         """The table as a client should see it on (re)connection: never a hidden card."""
         s = self.state
         view: dict[str, Any] = {
-            "table_id": self.table_id, "name": self.cfg.name, "positions": self.rules.positions,
+            "table_id": self.table_id, "name": self.cfg.name, "game": self.game.name,
+            "positions": self.rules.positions,
             "deck_art": self.cfg.deck_art.value, "paused": self.paused, "running": self.running,
             "limits": self.cfg.limits.model_dump(), "round": None,
         }
         if s is None:
             return view
-        rnd: dict[str, Any] = {
-            "round_id": s.round_id, "phase": s.phase.value, "closes_at": s.closes_at,
-            "dealer": [c.code for c in s.dealer],
-            "positions": {str(n): {"cards": [c.code for c in pos.cards]}
-                          for n, pos in s.positions.items()},
-            "deciding": s.deciding, "turn": s.turn,
-            "expecting": s.expecting().describe() if s.expecting() else None,
-        }
-        if audience.startswith("player:"):
-            player = audience.split(":", 1)[1]
+        player = audience.split(":", 1)[1] if audience.startswith("player:") else None
+        rnd = self.game.round_view(s, player)
+        if player is not None:
             rnd["my_bets"] = self._bets_of(player)
-            rnd["my_hands"] = {str(n): [c.code for c in pos.cards_of(player)]
-                               for n, pos in s.positions.items() if player in pos.seats}
-            rnd["my_decision"] = player in s.deciders()
             rnd["autoplay"] = self.autoplay.get(player, 0)
         if audience == "dealer":
             rnd["bets"] = len(s.placements) if s.placements else (
@@ -278,7 +265,7 @@ class TableActor:
         s = self.state
         source = s.placements if s and s.placements else (
             tuple(self.book.placements.values()) if self.book else ())
-        return [{"position": p.position, "kind": p.kind.value, "amount": p.amount}
+        return [{"position": p.position, "kind": str(p.kind), "amount": p.amount}
                 for p in source if p.player == player]
 
     # ================================================================== the loop
@@ -387,7 +374,7 @@ class TableActor:
 
     def _append(self, tx, round_id: str | None, events: Iterable[core.Event]) -> None:
         tx.append_events([NewEvent(self.stream, t, {**data, "private": private}, round_id)
-                          for t, data, private in stored_events(events)])
+                          for t, data, private in stored_events(events, self.game.grouped)])
 
     def _publish(self, round_id: str | None, events: Iterable[core.Event]) -> None:
         events = list(events)
@@ -400,20 +387,19 @@ class TableActor:
         """Each event to its audience. A player's own events go to that player only; the dealer
         gets one summary of a step's settlements (a console cannot take 30,000 messages)."""
         settled = staked = returned = 0
+        settlement, spots = self.game.settlement_events, self.game.spots
         for e in events:
             if e.private:
                 continue
             payload = {"type": e.type, "table_id": self.table_id, "round_id": round_id,
                        **e.data}
             player = e.data.get("player")
-            if e.type in ("player_settled", "side_bet_settled"):
+            if e.type in settlement:
                 self.hub.publish(self.table_id, f"player:{player}", payload)
                 settled += 1
-                for bet in ((e.data["main"], e.data["mano_di_poker"])
-                            if e.type == "player_settled" else (e.data,)):
-                    if bet is not None:
-                        staked += bet["stake"]
-                        returned += bet["returned"]
+                for _, _, _, stake, back in spots(e):
+                    staked += stake
+                    returned += stake if back is None else back
             elif e.type == "bet_placed":  # the dealer gets a running summary instead
                 self.hub.publish(self.table_id, f"player:{player}", payload)
             elif e.type in PLAYER_EVENTS and player is not None:
@@ -476,7 +462,7 @@ class TableActor:
                 player = c.args.get("player")
                 pending = None
                 if player in earlier and book is not None:
-                    pending = core.BetBook(self.rules, book.closes_at)
+                    pending = self.game.new_book(self.rules, book.closes_at)
                     for p in earlier[player]:
                         pending.count(p)
                 try:
@@ -534,7 +520,7 @@ class TableActor:
 
     def _check_bets(self, c: _Command, now: float, pending: core.BetBook | None
                     ) -> list[core.Placement]:
-        if self.book is None or self.state is None or self.state.phase is not core.Phase.BETTING:
+        if self.book is None or self.state is None or not self.state.betting:
             raise core.RoundError("bet.window_closed", "Stop alle puntate: bets are closed")
         bets = c.args["bets"]
         if not isinstance(bets, list) or not bets:
@@ -543,7 +529,7 @@ class TableActor:
             raise core.RoundError("bet.invalid", "each bet is an object")
         player, prefix = c.args["player"], f"{c.args['player']}/{c.key}/"
         return self.book.check_command(player, [
-            (f"{prefix}{n}", b.get("position"), b.get("kind", "main"), b.get("amount"))
+            (f"{prefix}{n}", b.get("position"), b.get("kind", self.game.default_bet), b.get("amount"))
             for n, b in enumerate(bets)], now, pending)
 
     # ================================================================== everything else
@@ -571,7 +557,7 @@ class TableActor:
                     money: list[ledger.Post | ledger.Release] | None = None,
                     remember: tuple[_Command, dict[str, Any]] | None = None) -> None:
         """Store events + money (+ the command's answer) in one transaction, then adopt."""
-        closes = closes_for(new, events)
+        closes = closes_for(self.game, new, events)
         with self._write() as tx:
             if money:
                 ledger.settle_many(tx, money)
@@ -595,7 +581,7 @@ class TableActor:
 
     def _set_decision_timer(self) -> None:
         s = self.state
-        if s is None or s.phase is not core.Phase.DECISIONS or self.paused:
+        if s is None or not s.awaiting_decision or self.paused:
             return
         pos, turn = s.deciding, s.turn
         self._timer("decision", self.clock.now() + self.cfg.timers.decision_s,
@@ -642,13 +628,13 @@ class TableActor:
     def _open_rng_deck(self, s: core.RoundState) -> None:
         deck_set = f"{s.round_id}-deck{len(s.deck_sets) + 1}"
         order = self.rng.new_deck(deck_set)
-        new, events = core.step(s, core.OpenDeck(deck_set))
+        new, events = self.game.step(s, core.OpenDeck(deck_set))
         private = core.Event("deck_prepared", {"deck_set": deck_set,
                                                "order": [c.code for c in order]}, private=True)
         self._transition(new, [private, *events])
 
     def _card_step(self, cmd: core.CardSeen) -> None:
-        new, events = core.step(self.state, cmd)
+        new, events = self.game.step(self.state, cmd)
         burned = events[0].type == "burn_card"
         self.card_log.append({"card": None if burned else cmd.card.code, "burn": burned,
                               "source": cmd.source, "at": self.clock.now()})
@@ -674,9 +660,9 @@ class TableActor:
         self.round_no += 1
         round_id = f"{self.table_id}-{self.round_no:06d}"
         closes_at = self.clock.now() + self.cfg.timers.betting_window_s
-        state, events = core.open_round(round_id, self.rules, closes_at)
+        state, events = self.game.open_round(round_id, self.rules, closes_at)
         events[0].data["round_no"] = self.round_no  # type: ignore[index]
-        self.book = core.BetBook(self.rules, closes_at)
+        self.book = self.game.new_book(self.rules, closes_at)
         self._transition(state, events)
         self._timer("betting", closes_at, lambda: self.post("close_betting", {}))
         self._autoplay_bets(round_id)
@@ -703,14 +689,14 @@ class TableActor:
 
     def _do_close_betting(self, c: _Command) -> dict[str, Any]:
         s = self.state
-        if s is None or s.phase is not core.Phase.BETTING:
+        if s is None or not s.betting:
             raise CommandError("round.not_betting", "betting is not open")
         placements = self.book.close()
-        new, events = core.step(s, core.CloseBetting(self.clock.now(), placements))
+        new, events = self.game.step(s, core.CloseBetting(self.clock.now(), placements))
         if not new.finished and self.rng is None:
             # Cards come from the shoe (the deck the shuffler announced) or the dealer's keys.
             deck_set = self.ready_deck or f"{new.round_id}-manual"
-            new, more = core.step(new, core.OpenDeck(deck_set))
+            new, more = self.game.step(new, core.OpenDeck(deck_set))
             events += more
         self._transition(new, events)  # the RNG shoe opens its own fresh deck as it deals
         return {"ok": True}
@@ -742,9 +728,9 @@ class TableActor:
     def _do_deck_ready(self, c: _Command) -> dict[str, Any]:
         self.ready_deck = c.args["deck_set"]
         s = self.state
-        if s is not None and not s.finished and s.phase is not core.Phase.BETTING and (
-                not s.deck_sets or len(s.seen) == len(core.FORTY)):
-            new, events = core.step(s, core.OpenDeck(self.ready_deck))
+        if s is not None and not s.finished and not s.betting and (
+                not s.deck_sets or len(s.seen) == len(self.game.deck)):
+            new, events = self.game.step(s, core.OpenDeck(self.ready_deck))
             self._transition(new, events)
         return {"ok": True}
 
@@ -763,14 +749,15 @@ class TableActor:
         a = c.args
         if self.state is None:
             raise core.RoundError("decision.not_your_turn", "no round is being played")
-        if a["choice"] not in ("carta", "stai"):
-            raise CommandError("decision.bad_choice", "choose 'carta' or 'stai'")
+        if not isinstance(a["choice"], str) or a["choice"] not in self.game.choices:
+            raise CommandError("decision.bad_choice",
+                               f"choose {' or '.join(map(repr, self.game.choices))}")
         if self.paused:
             raise CommandError("table.paused", f"the table is paused: {self.paused}")
-        new, events = core.step(self.state, core.Decide(a["player"], a["position"],
-                                                        a["choice"] == "carta"))
+        new, events = self.game.step(self.state, core.Decide(
+            a["player"], a["position"], self.game.choices[a["choice"]]))
         answer = {"ok": True, "choice": a["choice"]}
-        if new.phase is not core.Phase.DECISIONS or new.turn != self.state.turn:
+        if not new.awaiting_decision or new.turn != self.state.turn:
             self._timers.pop("decision", None)
         self._transition(new, events, remember=(c, answer))
         return answer
@@ -778,7 +765,7 @@ class TableActor:
     def _do_decision_timeout(self, c: _Command) -> dict[str, Any]:
         if self.paused or self.state is None:
             return {"ok": False}
-        new, events = core.step(self.state, core.DecisionTimeout(c.args["position"],
+        new, events = self.game.step(self.state, core.DecisionTimeout(c.args["position"],
                                                                  c.args["turn"]))
         self._transition(new, events)
         return {"ok": True}
@@ -884,9 +871,9 @@ class TableActor:
         s = self.state
         if s is None or s.finished:
             raise CommandError("round.none", "no round to void")
-        if s.phase is core.Phase.BETTING:  # the window's bets are in the book, not the round
+        if s.betting:  # the window's bets are in the book, not the round
             s = replace(s, placements=self.book.close())
-        new, events = core.step(s, core.Void(reason))
+        new, events = self.game.step(s, core.Void(reason))
         self._timers.pop("decision", None)
         for name in ("betting", "decision"):
             t = self._timers.pop(name, None)

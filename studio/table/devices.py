@@ -55,7 +55,7 @@ from devices.shuffler import ShufflerReader
 from studio import config
 from studio.cards import CardCodeError, parse_card
 from studio.clock import Timer
-from studio.table import round as core
+from studio.table import seam as core
 from studio.table.actor import TableActor
 from studio.table.cross_check import (
     CrossCheck,
@@ -276,7 +276,8 @@ class AttachedDevices:
             if p.code in s.seen:
                 continue  # consumed already; its answer is on its way
             try:
-                s, _ = core.step(s, core.CardSeen(parse_card(p.code), "shoe", p.deck_set))
+                s, _ = self.actor.game.step(
+                    s, core.CardSeen(parse_card(p.code), "shoe", p.deck_set))
             except (core.RoundError, CardCodeError):
                 return None
         return s

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from studio import ledger
-from studio.table import round as core
+from studio.table.seam import Event, Game, Placement, RoundState
 
 
 def reservation_id(round_id: str, placement_id: str) -> str:
@@ -21,7 +21,7 @@ def allocate(returned: int, stakes: list[int]) -> list[int]:
     return shares + [returned - sum(shares)]
 
 
-def reserve_for(round_id: str, p: core.Placement, group: str | None = None) -> ledger.Reserve:
+def reserve_for(round_id: str, p: Placement, group: str | None = None) -> ledger.Reserve:
     return ledger.Reserve(reservation_id(round_id, p.placement_id), p.player, p.amount,
                           round_id, group=group)
 
@@ -35,26 +35,21 @@ def recovery_release(reservation: str) -> ledger.Release:
     return ledger.Release(f"{reservation}:void", reservation)
 
 
-def closes_for(state: core.RoundState, events: Iterable[core.Event]) -> list[ledger.Close]:
+def closes_for(game: Game, state: RoundState, events: Iterable[Event]) -> list[ledger.Close]:
     """Which reservations the round's events close, as `ledger.Close` rows: posts for settled
-    spots (the payout split over the spot's placements), releases for refunds (Mano di Poker
-    without a second card) and for a void. Rows, not request objects: a settlement closes tens
-    of thousands at once."""
+    spots (the payout split over the spot's placements), releases for refunds (a spot the game
+    refunds) and for a void. Rows, not request objects: a settlement closes tens of thousands
+    at once."""
     out: list[ledger.Close] = []
     rid = state.round_id
     events = list(events)
-    if not any(e.type in ("side_bet_settled", "player_settled") for e in events):
-        by_spot: dict[tuple[str, int, str], list[core.Placement]] = {}
-    else:  # index once: a settlement of thousands of spots stays linear
-        by_spot = {}
+    settlement = game.settlement_events
+    by_spot: dict[tuple[str, int, str], list[Placement]] = {}
+    if any(e.type in settlement for e in events):  # index once: a settlement stays linear
         for p in state.placements:
             by_spot.setdefault((p.player, p.position, p.kind), []).append(p)
 
-    def pay(placements: list[core.Placement], returned: int, refund: bool = False) -> None:
-        if refund:
-            out.extend((f"{rid}/{p.placement_id}/refund", reservation_id(rid, p.placement_id),
-                        None, p.player, p.amount, rid) for p in placements)
-            return
+    def pay(placements: list[Placement], returned: int) -> None:
         shares = [returned] if len(placements) == 1 else allocate(
             returned, [p.amount for p in placements])
         for p, share in zip(placements, shares, strict=True):
@@ -62,30 +57,28 @@ def closes_for(state: core.RoundState, events: Iterable[core.Event]) -> list[led
                         share, p.player, p.amount, rid))
 
     for e in events:
-        d = e.data
-        if e.type == "side_bet_settled":
-            pay(by_spot.get((d["player"], d["position"], d["kind"]), []), d["returned"])
-        elif e.type == "player_settled":
-            mains = by_spot.get((d["player"], d["position"], "main"), ())
-            if len(mains) == 1:  # the common case inline: 30,000 of these in a settlement
-                p = mains[0]
-                out.append((f"{rid}/{p.placement_id}/settle",
-                            reservation_id(rid, p.placement_id), d["main"]["returned"],
-                            p.player, p.amount, rid))
-            else:
-                pay(list(mains), d["main"]["returned"])
-            m = d["mano_di_poker"]
-            if m is not None:
-                pay(by_spot.get((d["player"], d["position"], "mano_di_poker"), []),
-                    m["returned"], refund=m["result"] == "refund")
+        if e.type in settlement:
+            for player, position, kind, _, returned in game.spots(e):
+                placed = by_spot.get((player, position, kind), ())
+                if returned is None:
+                    out.extend((f"{rid}/{p.placement_id}/refund",
+                                reservation_id(rid, p.placement_id), None, p.player, p.amount,
+                                rid) for p in placed)
+                elif len(placed) == 1:  # the common case inline: 30,000 in a settlement
+                    p = placed[0]
+                    out.append((f"{rid}/{p.placement_id}/settle",
+                                reservation_id(rid, p.placement_id), returned, p.player,
+                                p.amount, rid))
+                elif placed:
+                    pay(list(placed), returned)
         elif e.type == "round_voided":
             out.extend((f"{rid}/{r['placement_id']}/void",
                         reservation_id(rid, r["placement_id"]), None, r["player"], r["amount"],
-                        rid) for r in d["refunds"])
+                        rid) for r in e.data["refunds"])
     return out
 
 
-def money_for(state: core.RoundState, events: Iterable[core.Event]
+def money_for(game: Game, state: RoundState, events: Iterable[Event]
               ) -> list[ledger.Post | ledger.Release]:
     """`closes_for` as ledger requests (the audit's replay compares their content)."""
-    return [ledger.close_request(row) for row in closes_for(state, events)]
+    return [ledger.close_request(row) for row in closes_for(game, state, events)]

@@ -14,14 +14,15 @@ from typing import Any
 
 from studio.storage import Store, event_log
 from studio.table.actor import expand_stored
-
-KINDS = ("main", "partita_perfetta", "mano_di_poker")
+from studio.table.seam import Game
 
 
 class HistoryProjection:
-    def __init__(self, store: Store, table_id: str, max_rounds: int = 2000) -> None:
+    def __init__(self, store: Store, table_id: str, game: Game, max_rounds: int = 2000,
+                 stream: str | None = None) -> None:
         self.store = store
-        self.stream = f"table:{table_id}"
+        self.game = game
+        self.stream = stream or f"table:{table_id}"
         self.max_rounds = max_rounds
         self.after = 0  # the last stream_seq applied
         self.rounds: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -77,8 +78,8 @@ class HistoryProjection:
     def _apply(self, kind: str, round_id: str | None, p: dict[str, Any], ts: str) -> None:
         if p.get("private"):
             return  # the burn card, the deck order, rejected cards: never in a history
-        if kind in ("players_settled", "side_bets_settled"):  # one stored event per step
-            for single, data in expand_stored(kind, p):
+        if kind in self.game.grouped.values():  # one stored event per step
+            for single, data in expand_stored(kind, p, self.game.grouped):
                 self._apply(single, round_id, data, ts)
             return
         rnd = self._round(round_id, ts)
@@ -93,27 +94,14 @@ class HistoryProjection:
         elif kind == "bets_cancelled":
             me = self._player(rnd, p["player"])
             me["bets"], me["staked"] = [], 0
-        elif kind == "side_bet_settled":
+        elif kind in self.game.settlement_events:
             me = self._player(rnd, p["player"])
-            me["results"].append({"position": p["position"], "kind": p["kind"],
-                                  "stake": p["stake"], "result": p["result"],
-                                  "class": p.get("class"), "returned": p["returned"]})
-            me["returned"] += p["returned"]
-        elif kind == "player_settled":
-            me = self._player(rnd, p["player"])
-            me["hands"][str(p["position"])] = {"cards": p["cards"], "total": p["total"]}
-            main = p["main"]
-            me["results"].append({"position": p["position"], "kind": "main",
-                                  "stake": main["stake"], "result": main["result"],
-                                  "automatic_win": p.get("automatic_win", False),
-                                  "returned": main["returned"]})
-            me["returned"] += main["returned"]
-            mdp = p.get("mano_di_poker")
-            if mdp:
-                me["results"].append({"position": p["position"], "kind": "mano_di_poker",
-                                      "stake": mdp["stake"], "result": mdp["result"],
-                                      "class": mdp.get("class"), "returned": mdp["returned"]})
-                me["returned"] += mdp["returned"]
+            hand, results = self.game.history(kind, p)
+            if hand is not None:
+                me["hands"][str(hand["position"])] = {k: v for k, v in hand.items()
+                                                      if k != "position"}
+            me["results"].extend(results)
+            me["returned"] += sum(r["returned"] for r in results)
         elif kind == "round_closed":
             rnd["status"] = "closed"
             rnd["dealer"] = p.get("dealer") or []

@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from studio import ledger
-from studio.cards import parse_cards
 from studio.clock import Clock
-from studio.games.sette_e_mezzo import Hand
 from studio.table.actor import TableActor
 from studio.table.devices import AttachedDevices
 from studio.web.history import HistoryProjection
@@ -39,20 +37,6 @@ class Subscriber:
         return self.audience.split(":", 1)[1] if self.audience.startswith("player:") else None
 
 
-def total_of(codes: list[str]) -> int | None:
-    """A hand's value in halves (7 1/2 = 15), or None for no cards."""
-    return Hand.of(parse_cards(codes)).total if codes else None
-
-
-def _add_totals(rnd: dict[str, Any]) -> None:
-    """Totals beside the cards, so clients never re-implement the matta."""
-    rnd["dealer_total"] = total_of(rnd.get("dealer", []))
-    for pos in rnd.get("positions", {}).values():
-        pos["total"] = total_of(pos["cards"])
-    if "my_hands" in rnd:
-        rnd["my_totals"] = {n: total_of(c) for n, c in rnd["my_hands"].items()}
-
-
 def redact_for_player(event: dict[str, Any], player: str) -> dict[str, Any]:
     """A public event as one player may see it: other players' ids replaced by "you"/count."""
     out = dict(event)
@@ -70,7 +54,7 @@ class TableService:
         self.actor = actor
         self.clock = clock
         self.table_id = actor.table_id
-        self.history = HistoryProjection(actor.store, actor.table_id)
+        self.history = HistoryProjection(actor.store, actor.table_id, actor.game)
         self.decision: dict[str, Any] | None = None  # {"position", "turn", "deadline"}
         self.attached: AttachedDevices | None = None  # the table's devices, once attached
         # Subscribers by audience ("dealer", "player:<id>"): a player's own event reaches that
@@ -157,7 +141,6 @@ class TableService:
         snap = self.actor.snapshot(audience)
         rnd = snap.get("round")
         if rnd is not None:
-            _add_totals(rnd)
             d = self.decision
             rnd["decision"] = dict(d) if d and rnd.get("deciding") == d["position"] and \
                 rnd.get("phase") == "decisions" else None

@@ -13,7 +13,7 @@ import sys
 import time
 
 from studio.cards import DeckKind, deck
-from studio.games.sette_e_mezzo_live import LivePaytable
+from studio.games.sette_e_mezzo_live.rules import LivePaytable
 from studio.mathematics import sette_e_mezzo_live as m
 from studio.mathematics.enumeration import Enumerator
 

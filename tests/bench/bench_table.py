@@ -33,12 +33,13 @@ from pathlib import Path
 from studio import ledger
 from studio.cards import DeckKind, deck, parse_card
 from studio.clock import ManualClock
+from studio.games.sette_e_mezzo_live import round as core
+from studio.games.sette_e_mezzo_live.game import GAME
 from studio.runtime import tune_gc
 from studio.simulation.through_table import run as through_table
 from studio.simulation.through_table import table_config
 from studio.storage import Store
-from studio.table import round as core
-from studio.table.actor import TableActor, table_rules
+from studio.table.actor import TableActor
 from studio.table.hub import Hub
 
 
@@ -48,7 +49,7 @@ def pct(values: list[float], p: float) -> float:
 
 
 def pure_rounds_per_second(players: int, positions: int, rounds: int) -> float:
-    rules = table_rules(table_config(positions, None))
+    rules = GAME.table_rules(table_config(positions, None))
     rng = random.Random(1)
     started = time.perf_counter()
     for n in range(rounds):

@@ -1,4 +1,4 @@
-"""One round of a Sette e Mezzo Live table, as a pure state machine.
+"""One round of a Sette e Mezzo Live table, as a pure state machine (on `studio.table.seam`).
 
     step(state, command) -> (state, events)      or RoundError, with the state unchanged
 
@@ -23,19 +23,28 @@ from enum import StrEnum
 from typing import Any
 
 from studio.cards import Card, DeckKind, deck
-from studio.games import sette_e_mezzo_live as live
 from studio.games.sette_e_mezzo import Hand
+from studio.games.sette_e_mezzo_live import rules as live
+from studio.table.seam import (
+    CancelBets,
+    CardSeen,
+    CloseBetting,
+    Command,
+    Decide,
+    DecisionTimeout,
+    Event,
+    OpenDeck,
+    PlaceBet,
+    Placement,
+    RoundError,
+    Target,
+    Void,
+)
+
+__all__ = ["CancelBets", "CardSeen", "CloseBetting", "Command", "Decide", "DecisionTimeout",
+           "Event", "OpenDeck", "PlaceBet", "Placement", "RoundError", "Target", "Void"]
 
 FORTY = frozenset(c.code for c in deck(DeckKind.ITALIAN_40))
-
-
-class RoundError(Exception):
-    """A command the round refuses. `code` is stable; nothing changed."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class Phase(StrEnum):
@@ -76,102 +85,7 @@ class TableRules:
     paytable: live.LivePaytable
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """Chips placed once on one spot; each placement is one ledger reservation."""
-
-    placement_id: str
-    player: str
-    position: int
-    kind: BetKind
-    amount: int
-
-
-# ------------------------------------------------------------------------------------- commands
-
-
-@dataclass(frozen=True, slots=True)
-class PlaceBet:
-    placement_id: str
-    player: str
-    position: int
-    kind: BetKind
-    amount: int
-    now: float
-
-
-@dataclass(frozen=True, slots=True)
-class CancelBets:
-    player: str
-    now: float
-
-
-@dataclass(frozen=True, slots=True)
-class CloseBetting:
-    """Stop alle puntate: the bets accepted in the window enter the round."""
-
-    now: float
-    placements: tuple[Placement, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class OpenDeck:
-    deck_set: str
-
-
-@dataclass(frozen=True, slots=True)
-class CardSeen:
-    card: Card
-    source: str
-    deck_set: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Decide:
-    player: str
-    position: int
-    hit: bool
-
-
-@dataclass(frozen=True, slots=True)
-class DecisionTimeout:
-    position: int
-    turn: int
-
-
-@dataclass(frozen=True, slots=True)
-class Void:
-    reason: str
-
-
-Command = CloseBetting | OpenDeck | CardSeen | Decide | DecisionTimeout | Void
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """What happened. `private` events (the burn card) never reach players."""
-
-    type: str
-    data: Mapping[str, Any]
-    private: bool = False
-
-
 # ---------------------------------------------------------------------------------------- state
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """Who receives the next card: the burn, a position, or the dealer (position None)."""
-
-    kind: str  # "burn" | "position" | "dealer"
-    position: int | None = None
-
-    def describe(self) -> str:
-        if self.kind == "burn":
-            return "burn a card"
-        if self.kind == "dealer":
-            return "deal to the dealer"
-        return f"deal to position {self.position}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +145,14 @@ class RoundState:
     @property
     def finished(self) -> bool:
         return self.phase in (Phase.CLOSED, Phase.VOID)
+
+    @property
+    def betting(self) -> bool:
+        return self.phase is Phase.BETTING
+
+    @property
+    def awaiting_decision(self) -> bool:
+        return self.phase is Phase.DECISIONS
 
 
 def open_round(round_id: str, rules: TableRules, closes_at: float
@@ -639,10 +561,10 @@ def _decide(state: RoundState, cmd: Decide) -> tuple[RoundState, list[Event]]:
         raise RoundError("decision.not_your_turn", "you have no choice to make now")
     if cmd.player in state.answers:
         raise RoundError("decision.already_made", "you already chose for this card")
-    answers = {**state.answers, cmd.player: bool(cmd.hit)}
+    answers = {**state.answers, cmd.player: bool(cmd.choice)}
     state = replace(state, answers=answers)
     events = [Event("decision_made", {"player": cmd.player, "position": cmd.position,
-                                      "choice": "carta" if cmd.hit else "stai",
+                                      "choice": "carta" if cmd.choice else "stai",
                                       "turn": state.turn})]
     if set(answers) >= set(state.deciders()):
         return _resolve_decisions(state, events)

@@ -1,0 +1,128 @@
+"""Sette e Mezzo Live on the table seam (`studio.table.seam.Game`): what the core asks of it.
+
+The round itself is `round.py` (pure state machine); the rules are `rules.py`. This module
+translates between them and the core: config to rules, settlement events to spots, what each
+audience may see of a round, and a history line per settlement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from studio.cards import parse_cards
+from studio.games.sette_e_mezzo import Hand
+from studio.games.sette_e_mezzo_live import round as core
+from studio.table.seam import Event, RoundState
+
+
+def total_of(codes: list[str]) -> int | None:
+    """A hand's value in halves (7 1/2 = 15), or None for no cards."""
+    return Hand.of(parse_cards(codes)).total if codes else None
+
+
+class SetteEMezzoLive:
+    """The game object the studio registers as "sette-e-mezzo-live"."""
+
+    name = "sette-e-mezzo-live"
+    deck = core.FORTY
+    settlement_events = frozenset({"player_settled", "side_bet_settled"})
+    # A settlement of 30,000 bets is stored as ONE event holding a table of them.
+    grouped: Mapping[str, str] = {"player_settled": "players_settled",
+                                  "side_bet_settled": "side_bets_settled"}
+    derived_events = frozenset({"player_settled", "side_bet_settled", "round_closed"})
+    choices: Mapping[str, Any] = {"carta": True, "stai": False}
+    default_bet = core.BetKind.MAIN.value
+
+    # -- rules and rounds -----------------------------------------------------------------
+
+    def table_rules(self, cfg: Any) -> core.TableRules:
+        lim = cfg.limits
+        return core.TableRules(
+            positions=cfg.positions, burn_card=cfg.burn_card,
+            limits=core.Limits(lim.main_min, lim.main_max, lim.side_min, lim.side_max,
+                               lim.round_max_total),
+            paytable=cfg.paytable.to_paytable())
+
+    def rules_to_json(self, rules: core.TableRules) -> dict[str, Any]:
+        return core.rules_to_json(rules)
+
+    def rules_from_json(self, data: Mapping[str, Any]) -> core.TableRules:
+        return core.rules_from_json(data)
+
+    def open_round(self, round_id: str, rules: core.TableRules, closes_at: float
+                   ) -> tuple[RoundState, list[Event]]:
+        return core.open_round(round_id, rules, closes_at)
+
+    def new_book(self, rules: core.TableRules, closes_at: float) -> core.BetBook:
+        return core.BetBook(rules, closes_at)
+
+    def step(self, state: core.RoundState, cmd: core.Command
+             ) -> tuple[core.RoundState, list[Event]]:
+        return core.step(state, cmd)
+
+    def choice_word(self, choice: Any) -> str:
+        return "carta" if choice else "stai"
+
+    def bet_kind(self, name: str) -> str:
+        return core.BetKind(name)  # the member: the round compares kinds by identity
+
+    # -- money and history ----------------------------------------------------------------
+
+    def spots(self, event: Event) -> Iterable[tuple[str, int, str, int, int | None]]:
+        """(player, position, kind, stake, returned; None: refunded) of each settled spot."""
+        d = event.data
+        if event.type == "side_bet_settled":
+            yield d["player"], d["position"], d["kind"], d["stake"], d["returned"]
+            return
+        main = d["main"]
+        yield d["player"], d["position"], "main", main["stake"], main["returned"]
+        m = d["mano_di_poker"]
+        if m is not None:
+            yield (d["player"], d["position"], "mano_di_poker", m["stake"],
+                   None if m["result"] == "refund" else m["returned"])
+
+    def history(self, type_: str, d: Mapping[str, Any]
+                ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+        """(the player's hand on a position, or None; the results) of a settlement event."""
+        if type_ == "side_bet_settled":
+            return None, [{"position": d["position"], "kind": d["kind"], "stake": d["stake"],
+                           "result": d["result"], "class": d.get("class"),
+                           "returned": d["returned"]}]
+        main = d["main"]
+        results = [{"position": d["position"], "kind": "main", "stake": main["stake"],
+                    "result": main["result"], "automatic_win": d.get("automatic_win", False),
+                    "returned": main["returned"]}]
+        mdp = d.get("mano_di_poker")
+        if mdp:
+            results.append({"position": d["position"], "kind": "mano_di_poker",
+                            "stake": mdp["stake"], "result": mdp["result"],
+                            "class": mdp.get("class"), "returned": mdp["returned"]})
+        return {"position": d["position"], "cards": d["cards"], "total": d["total"]}, results
+
+    # -- what an audience sees --------------------------------------------------------------
+
+    def round_view(self, s: core.RoundState, player: str | None) -> dict[str, Any]:
+        """The round as dealt so far: never the burn card; totals beside the cards so that
+        clients never re-implement the matta."""
+        target = s.expecting()
+        rnd: dict[str, Any] = {
+            "round_id": s.round_id, "phase": s.phase.value, "closes_at": s.closes_at,
+            "dealer": [c.code for c in s.dealer],
+            "positions": {str(n): {"cards": [c.code for c in pos.cards]}
+                          for n, pos in s.positions.items()},
+            "deciding": s.deciding, "turn": s.turn,
+            "expecting": target.describe() if target else None,
+        }
+        rnd["dealer_total"] = total_of(rnd["dealer"])
+        for pos in rnd["positions"].values():
+            pos["total"] = total_of(pos["cards"])
+        if player is not None:
+            rnd["my_hands"] = {str(n): [c.code for c in pos.cards_of(player)]
+                               for n, pos in s.positions.items() if player in pos.seats}
+            rnd["my_totals"] = {n: total_of(c) for n, c in rnd["my_hands"].items()}
+            rnd["my_decision"] = player in s.deciders()
+        return rnd
+
+
+GAME = SetteEMezzoLive()
