@@ -10,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -135,7 +135,21 @@ class TableDevices(_Strict):
     cross_check_s: float = Field(default=3.0, gt=0)
 
 
+class SessionRules(_Strict):
+    """A private table's session (the regulations' "Disconnessioni e inattività"): 20 minutes
+    without a game action close it; a lost connection is retried for about 2 minutes; with a
+    choice pending it waits a week for the player, otherwise 5 minutes, then closes."""
+
+    inactivity_s: float = Field(default=20 * 60, gt=0)
+    reconnect_s: float = Field(default=120, gt=0)
+    pending_choice_s: float = Field(default=7 * 24 * 3600, gt=0)
+    idle_close_s: float = Field(default=5 * 60, gt=0)
+
+
 class SetteEMezzoLiveTable(_Strict):
+    """A shared live table: many players, a timed betting window, a dealer."""
+
+    pace: ClassVar[str] = "live"
     id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
     name: str
     game: Literal["sette-e-mezzo-live"]
@@ -150,12 +164,16 @@ class SetteEMezzoLiveTable(_Strict):
 
 
 class SetteEMezzoQuotaFissaTable(_Strict):
+    """A private virtual table: each player who opens it plays alone, cards from the RNG."""
+
+    pace: ClassVar[str] = "private"
     id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
     name: str
     game: Literal["sette-e-mezzo-quota-fissa"]
     deck_art: DeckArt
     limits: Limits
     paytable: QuotaFissaPaytableConfig
+    session: SessionRules = SessionRules()
 
 
 TableConfig = Annotated[

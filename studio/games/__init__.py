@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 GAMES: dict[str, str] = {
     "sette-e-mezzo-live": "studio.games.sette_e_mezzo_live.game",
+    "sette-e-mezzo-quota-fissa": "studio.games.sette_e_mezzo_quota_fissa.game",
 }
 
 

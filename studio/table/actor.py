@@ -106,19 +106,21 @@ def expand_stored(type_: str, payload: dict[str, Any], grouped: Mapping[str, str
 class TableActor:
     def __init__(self, cfg: Any, store: Store, clock: Clock, hub: Hub | None = None,
                  *, rng_shoe: RngShoe | None = None, autostart: bool = False,
-                 game: core.Game | None = None) -> None:
+                 game: core.Game | None = None, instance: str | None = None) -> None:
         """`cfg` is the table's configuration (studio.config); `game` defaults to the game
-        it names."""
+        it names. A private table (`cfg.pace == "private"`) runs one instance per player:
+        `instance` names it, and it has a stream of its own."""
         self.cfg = cfg
-        self.table_id = cfg.id
+        self.private = getattr(cfg, "pace", "live") == "private"
+        self.table_id = cfg.id if instance is None else f"{cfg.id}/{instance}"
         self.game: core.Game = game if game is not None else game_for(cfg.game)
         self.rules = self.game.table_rules(cfg)
         self.store = store
         self.clock = clock
         self.hub = hub or Hub()
         self.stream = f"table:{cfg.id}"
-        self.rng = rng_shoe if rng_shoe is not None else (RngShoe() if cfg.card_source == "rng"
-                                                           else None)
+        self.rng = rng_shoe if rng_shoe is not None else (
+            RngShoe() if self.private or cfg.card_source == "rng" else None)
         self.inbox: asyncio.Queue[_Command] = asyncio.Queue()
         self.state: core.RoundState | None = None
         self.book: core.BetBook | None = None
@@ -206,6 +208,11 @@ class TableActor:
 
     async def place_bets(self, player: str, bets: list[dict[str, Any]], key: str) -> dict:
         return await self.submit("bet", {"player": player, "bets": bets},
+                                 f"player:{player}", key)
+
+    async def deal(self, player: str, amount: int, key: str) -> dict:
+        """A private table's "Carte": place the stake and deal the hand."""
+        return await self.submit("deal", {"player": player, "amount": amount},
                                  f"player:{player}", key)
 
     async def cancel_bets(self, player: str, key: str) -> dict:
@@ -581,8 +588,8 @@ class TableActor:
 
     def _set_decision_timer(self) -> None:
         s = self.state
-        if s is None or not s.awaiting_decision or self.paused:
-            return
+        if s is None or not s.awaiting_decision or self.paused or self.private:
+            return  # a private table's player has the session's time (studio.table.sessions)
         pos, turn = s.deciding, s.turn
         self._timer("decision", self.clock.now() + self.cfg.timers.decision_s,
                     lambda: self.post("decision_timeout", {"position": pos, "turn": turn}))
@@ -686,6 +693,44 @@ class TableActor:
             self.hub.publish(self.table_id, f"player:{player}", {
                 "type": "autoplay_changed", "table_id": self.table_id, "rounds": 0,
                 "reason": answer["error"]["code"]})
+
+    def _do_deal(self, c: _Command) -> dict[str, Any]:
+        """A private table's start button ("Carte"): the stake is placed and the hand dealt,
+        in one transaction; a refused stake leaves nothing behind."""
+        if not self.private:
+            raise CommandError("table.not_private", "bets at this table go in the betting window")
+        player, amount = c.args["player"], c.args.get("amount")
+        if self.state is not None and not self.state.finished:
+            raise CommandError("round.in_progress", "finish the hand in play first")
+        if self.paused:
+            raise CommandError("table.paused", "the table is paused")
+        now = self.clock.now()
+        round_id = f"{self.table_id}-{self.round_no + 1:06d}"
+        book = self.game.new_book(self.rules, now + 1.0)
+        placements = book.check_command(player, [(f"{player}/{c.key}/0", c.args.get("position"),
+                                                  self.game.default_bet, amount)], now)
+        with self._write() as tx:
+            outcome = ledger.reserve_many(tx, [reserve_for(round_id, p) for p in placements])
+            refused = next((o.error for o in outcome if not o.ok), None)
+            if refused is not None:
+                raise refused
+            self.round_no += 1
+            state, events = self.game.open_round(round_id, self.rules, now + 1.0)
+            events[0].data["round_no"] = self.round_no  # type: ignore[index]
+            events.append(core.Event("bets_placed", {"bets": [
+                {"placement_id": p.placement_id, "player": p.player, "position": p.position,
+                 "kind": p.kind, "amount": p.amount} for p in placements]}))
+            self._append(tx, round_id, events)
+            b = ledger.balance(tx, player)
+        published = [book.add(p) for p in placements]
+        self.book, self.state = book, state
+        self.last_bets[player] = [(p.position, p.kind, p.amount) for p in placements]
+        self._publish(round_id, [events[0], *published])
+        answer = {"ok": True, "round_id": round_id, "stake": sum(p.amount for p in placements),
+                  "balance": {"available": b.available, "reserved": b.reserved}}
+        new, more = self.game.step(state, core.CloseBetting(now, book.close()))
+        self._transition(new, more, remember=(c, answer))
+        return answer
 
     def _do_close_betting(self, c: _Command) -> dict[str, Any]:
         s = self.state
