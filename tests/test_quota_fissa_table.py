@@ -77,7 +77,7 @@ def test_a_week_away_the_system_chooses_as_the_regulation_lists():
     assert not r.automatic_hit(dealt("5c", "2d"))
     # a first-card matta draws once
     assert r.automatic_hit(dealt("Kd", "2d"))
-    s2, events = r.step(dealt("5c", "2d"), DecisionTimeout(1, 1))
+    _, events = r.step(dealt("5c", "2d"), DecisionTimeout(1, 1))
     assert events[0].type == "decision_timed_out" and events[0].data["choice"] == "stai"
 
 
