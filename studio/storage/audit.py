@@ -252,11 +252,13 @@ def verify_replays(
     tx: Tx, replayers: Mapping[str, Replayer], games: Mapping[str, str]
 ) -> tuple[list[Problem], int, int]:
     """(problems, rounds replayed, streams replayed). ``games`` maps stream id -> game name;
-    ``replayers`` maps game name -> replayer. Streams without a replayer are skipped."""
+    a private table's instances (``<stream>/<player>``) are the table's game. ``replayers``
+    maps game name -> replayer. Streams without a replayer are skipped."""
     problems: list[Problem] = []
     rounds = streams = 0
     for stream_id in event_log.streams(tx):
-        replayer = replayers.get(games.get(stream_id, ""))
+        game = games.get(stream_id) or games.get(stream_id.split("/", 1)[0], "")
+        replayer = replayers.get(game)
         if replayer is None:
             continue
         streams += 1

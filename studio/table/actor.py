@@ -118,7 +118,7 @@ class TableActor:
         self.store = store
         self.clock = clock
         self.hub = hub or Hub()
-        self.stream = f"table:{cfg.id}"
+        self.stream = f"table:{self.table_id}"
         self.rng = rng_shoe if rng_shoe is not None else (
             RngShoe() if self.private or cfg.card_source == "rng" else None)
         self.inbox: asyncio.Queue[_Command] = asyncio.Queue()
@@ -241,6 +241,11 @@ class TableActor:
 
     def device_status(self, device: str, online: bool, detail: str = "") -> None:
         self.post("device_status", {"device": device, "online": online, "detail": detail})
+
+    def record(self, events: list[core.Event]) -> None:
+        """Append events outside any round (a game session's end) to the table's log."""
+        with self._write() as tx:
+            self._append(tx, None, events)
 
     # ================================================================== views
 
