@@ -532,6 +532,8 @@ class TableActor:
 
     def _check_bets(self, c: _Command, now: float, pending: core.BetBook | None
                     ) -> list[core.Placement]:
+        if self.private:
+            raise core.RoundError("table.private", "at this table the stake goes with the deal")
         if self.book is None or self.state is None or not self.state.betting:
             raise core.RoundError("bet.window_closed", "Stop alle puntate: bets are closed")
         bets = c.args["bets"]

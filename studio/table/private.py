@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 class Instance:
     player: str
     actor: TableActor
-    connections: int = 0
+    connections: set[int] = field(default_factory=set)  # the player's live connections
     away_since: float | None = None
     timer: Timer | None = None
     expired: bool = False  # the week is over: the system chooses for the player
@@ -117,22 +117,22 @@ class PrivateTables:
 
     # -- the player's presence --------------------------------------------------------------
 
-    def connected(self, player: str) -> None:
+    def connected(self, player: str, connection: int = 0) -> None:
         inst = self.instances.get(player)
         if inst is None:
             return
-        inst.connections += 1
+        inst.connections.add(connection)
         inst.away_since = None
         if inst.timer is not None and not inst.expired:
             inst.timer.cancel()
             inst.timer = None
 
-    def disconnected(self, player: str) -> None:
+    def disconnected(self, player: str, connection: int = 0) -> None:
         inst = self.instances.get(player)
         if inst is None:
             return
-        inst.connections = max(0, inst.connections - 1)
-        if inst.connections == 0:
+        inst.connections.discard(connection)
+        if not inst.connections:
             self.gone(player)
 
     def gone(self, player: str) -> None:
@@ -140,7 +140,6 @@ class PrivateTables:
         inst = self.instances.get(player)
         if inst is None or inst.expired:
             return
-        inst.connections = 0
         now = self.clock.now()
         inst.away_since = now
         pending = inst.actor.state is not None and not inst.actor.state.finished

@@ -14,12 +14,16 @@ ManualClock. Pages:
 
 from __future__ import annotations
 
+import importlib
 import logging
 from pathlib import Path
 
 from aiohttp import web
 
 from dealer_console import routes as dealer_routes
+from devices.camera.assets import ASSETS_DIR, BACK_FILE
+from studio.cards import CardCodeError, DeckArt, parse_card, scan_file_name
+from studio.games import GAMES
 from studio.web import player_api, staff, technician_api
 from studio.web.context import STUDIO, Studio
 from studio.web.errors import WebError
@@ -68,14 +72,59 @@ async def index(request: web.Request) -> web.FileResponse:
 
 
 async def play(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC_DIR / "player.html")
+    """The player's page: the table's game may bring a page of its own (its package's
+    static/page.html); otherwise the live table's page."""
+    studio = request.app[STUDIO]
+    table_id = request.query.get("table", "")
+    private = studio.private.get(table_id)
+    game = private.cfg.game if private else (
+        studio.tables[table_id].actor.game.name if table_id in studio.tables else None)
+    page = game_static(game, "page.html") if game else None
+    return web.FileResponse(page if page is not None and page.is_file()
+                            else STATIC_DIR / "player.html")
+
+
+def game_static(game: str, name: str) -> Path | None:
+    """A file of a game package's static/ folder (None for an unknown game or a bad name)."""
+    module = GAMES.get(game)
+    if module is None or not name or "/" in name or name.startswith("."):
+        return None
+    package = module.rsplit(".", 1)[0]
+    folder = Path(importlib.import_module(package).__file__).resolve().parent / "static"
+    return folder / name
+
+
+async def game_file(request: web.Request) -> web.FileResponse:
+    path = game_static(request.match_info["game"], request.match_info["name"])
+    if path is None or not path.is_file():
+        raise web.HTTPNotFound()
+    return web.FileResponse(path)
+
+
+async def card_image(request: web.Request) -> web.FileResponse:
+    """A card in a table's art (the shipped scans): pages draw cards as the table shows them."""
+    try:
+        art = DeckArt(request.match_info["art"])
+        code = request.match_info["code"]
+        path = ASSETS_DIR / art.value / (BACK_FILE if code == "back" else
+                                          scan_file_name(parse_card(code), art))
+    except (ValueError, CardCodeError):
+        raise web.HTTPNotFound() from None
+    if not path.is_file():
+        raise web.HTTPNotFound()
+    response = web.FileResponse(path)
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 async def tables(request: web.Request) -> web.Response:
     studio = request.app[STUDIO]
-    return web.json_response({"ok": True, "tables": [
-        {"id": t.table_id, "name": t.actor.cfg.name, "video": t.table_id in studio.video}
-        for t in studio.tables.values()]})
+    live = [{"id": t.table_id, "name": t.actor.cfg.name, "game": t.actor.game.name,
+             "pace": "live", "video": t.table_id in studio.video}
+            for t in studio.tables.values() if not t.actor.private]
+    private = [{"id": p.table_id, "name": p.cfg.name, "game": p.cfg.game, "pace": "private",
+                "video": False} for p in studio.private.values()]
+    return web.json_response({"ok": True, "tables": live + private})
 
 
 def create_app(studio: Studio) -> web.Application:
@@ -85,6 +134,8 @@ def create_app(studio: Studio) -> web.Application:
     app.router.add_get("/play", play)
     app.router.add_get("/api/tables", tables)
     app.router.add_static("/static/", STATIC_DIR)
+    app.router.add_get("/games/{game}/{name}", game_file)
+    app.router.add_get("/cards/{art}/{code}.jpg", card_image)
     player_api.add_routes(app)
     staff.add_routes(app)
     dealer_routes.add_routes(app)

@@ -21,6 +21,8 @@ from studio.web.sessions import SessionRegistry
 from studio.web.tables import TableService
 
 if TYPE_CHECKING:
+    from studio.table.actor import TableActor
+    from studio.table.private import PrivateTables
     from studio.web.simulators import SimulatedDevices
 
 
@@ -36,6 +38,36 @@ class Studio:
     limiter: RateLimiter
     simulators: dict[str, SimulatedDevices] = field(default_factory=dict)  # by table id
     video: dict[str, Any] = field(default_factory=dict)  # table id -> streaming VideoService
+    # private tables by table id; each player's instance joins `tables` while it is open
+    private: dict[str, PrivateTables] = field(default_factory=dict)
+
+    def add_private(self, tables: PrivateTables) -> None:
+        """Serve a private table: each instance gets its TableService while it is open."""
+        self.private[tables.table_id] = tables
+
+        def opened(actor: TableActor) -> None:
+            self.tables[actor.table_id] = TableService(actor, self.clock)
+
+        def closed(actor: TableActor) -> None:
+            service = self.tables.pop(actor.table_id, None)
+            if service is not None:
+                service.close()
+        tables.on_open.append(opened)
+        tables.on_close.append(closed)
+
+    async def table_for(self, table_id: str, player: str) -> TableService:
+        """The table a player joins: a live table, or the player's instance of a private
+        one (opened on first use)."""
+        private = self.private.get(table_id)
+        if private is None:
+            return self.table(table_id)
+        actor = await private.open(player)
+        return self.tables[actor.table_id]
+
+    def private_of(self, service: TableService) -> PrivateTables | None:
+        """The private table an instance belongs to, if it is one."""
+        return self.private.get(service.table_id.split("/", 1)[0]) if service.actor.private \
+            else None
 
     @classmethod
     def build(cls, web_cfg: WebSection, clock: Clock, store: Store, secret: str | bytes,

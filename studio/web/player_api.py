@@ -9,6 +9,7 @@
     POST /api/player/repeat     {key}                 Ripunta
     POST /api/player/autoplay   {key, rounds}         0 stops it
     POST /api/player/decide     {key, position, choice: "carta"|"stai"}
+    POST /api/player/deal       {key, amount}         a private table's start button
     POST /api/player/leave
     GET  /ws/player?token=...&session=...             the WebSocket (ws.py)
 
@@ -108,7 +109,7 @@ async def join(request: web.Request) -> web.Response:
         who = player_of(request)
         studio.limiter.take(f"player:{who.id}")
         body, _ = await _body(request, s.JoinRequest)
-        table = studio.table(body.table_id)
+        table = await studio.table_for(body.table_id, who.id)
     except WebError as e:
         return e.response()
     session = studio.sessions.open(who.id, table.table_id)
@@ -179,6 +180,14 @@ async def decide(request: web.Request) -> web.Response:
     return await _command(request, s.DecideRequest, "decide", run)
 
 
+async def deal(request: web.Request) -> web.Response:
+    async def run(t: TableService, player: str, b: s.DealRequest) -> dict:
+        return await t.actor.deal(player, b.amount, b.key) if b.position is None else \
+            await t.actor.submit("deal", {"player": player, "amount": b.amount,
+                                          "position": b.position}, f"player:{player}", b.key)
+    return await _command(request, s.DealRequest, "deal", run)
+
+
 async def leave(request: web.Request) -> web.Response:
     try:
         studio, _, session, _ = _session(request)
@@ -215,7 +224,14 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     if session.closed:  # closed while we were shaking hands
         conn.close(session.closed)
     stop_listening = session.on_close(conn.close)
-    return await wsmod.serve(request, conn, studio.limiter, [stop_listening])
+    private = studio.private_of(table)
+    if private is None:
+        return await wsmod.serve(request, conn, studio.limiter, [stop_listening])
+    private.connected(who.id, id(conn))  # a private table outlives its player's absence
+    try:                                 # only as the regulation's session rules say
+        return await wsmod.serve(request, conn, studio.limiter, [stop_listening])
+    finally:
+        private.disconnected(who.id, id(conn))
 
 
 def add_routes(app: web.Application) -> None:
@@ -228,5 +244,6 @@ def add_routes(app: web.Application) -> None:
     app.router.add_post("/api/player/repeat", repeat)
     app.router.add_post("/api/player/autoplay", autoplay)
     app.router.add_post("/api/player/decide", decide)
+    app.router.add_post("/api/player/deal", deal)
     app.router.add_post("/api/player/leave", leave)
     app.router.add_get("/ws/player", websocket)

@@ -63,6 +63,14 @@ class DecideRequest(_Schema):
     choice: Literal["carta", "stai"]
 
 
+class DealRequest(_Schema):
+    """A private table's start button ("Carte"): the stake, placed and dealt at once."""
+
+    key: Key
+    amount: StrictInt
+    position: StrictInt | None = None
+
+
 # ------------------------------------------------------------------------------- staff
 
 

@@ -110,6 +110,8 @@ class TableService:
 
     def _track(self, audience: str, event: dict[str, Any]) -> None:
         kind = event.get("type")
+        if self.actor.private:  # a private table's player has no decision timer
+            return
         if kind == "decision_requested":
             self.decision = {"position": event["position"], "turn": event["turn"],
                              "deadline": self.clock.now() + self.actor.cfg.timers.decision_s}
@@ -147,7 +149,11 @@ class TableService:
         if audience != "dealer" and snap.get("paused"):
             snap["paused"] = "paused"  # a pause reason may name a device fault: not for players
         snap["server_time"] = self.clock.now()
-        snap["timers"] = self.actor.cfg.timers.model_dump()
+        timers = getattr(self.actor.cfg, "timers", None)  # a private table has none
+        snap["timers"] = timers.model_dump() if timers is not None else None
+        session = getattr(self.actor.cfg, "session", None)
+        if session is not None:  # the regulation's session rules, for the page's alerts
+            snap["session_rules"] = session.model_dump()
         if audience == "dealer":
             snap.update(self.devices_view())
             snap["alerts"] = self.actor.alerts[-30:]

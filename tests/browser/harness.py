@@ -23,11 +23,13 @@ from studio.config import WebAccount, WebSection, load_config
 from studio.storage import Store
 from studio.table.actor import TableActor
 from studio.table.hub import Hub
+from studio.table.private import PrivateTables
 from studio.web.app import create_app
 from studio.web.auth import Accounts, hash_password
 from studio.web.context import Studio
 from studio.web.simulators import SimulatedDevices
 from studio.web.tables import TableService
+from tests.quota_fissa_harness import StackedShoe
 
 SECRET = "test-secret-0123456789abcdef"
 DEALER = ("dealer1", "dealer-password")
@@ -69,6 +71,12 @@ class StudioHarness:
                                         auto_shuffle=False, camera=self.camera,
                                         camera_fps=None)
         self.studio.simulators[self.service.table_id] = self.devices
+        # the private Quota Fissa table: an instance per player, its shoe stackable by tests
+        self.qf_shoe = StackedShoe()
+        self.qf_cfg = load_config().first_table("sette-e-mezzo-quota-fissa")
+        self.private = PrivateTables(self.qf_cfg, self.store, self.clock, self.hub,
+                                     shoe=lambda: self.qf_shoe)
+        self.studio.add_private(self.private)
         self.app = create_app(self.studio)
         self.table_id = self.service.table_id
         self.decks = 0
@@ -82,6 +90,7 @@ class StudioHarness:
             await self.actor.drain()
 
     async def stop(self) -> None:
+        await self.private.stop()
         await self.devices.stop()
         await self.actor.stop()
         self.service.close()
