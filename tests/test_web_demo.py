@@ -60,6 +60,9 @@ async def test_demo_starts_the_studio_and_prints_the_three_addresses(tmp_path) -
                 assert (await r.json())["role"] == "dealer"
             await _a_card_through_shoe_and_camera(base, token, joined["session_id"],
                                                   login.groups(), tech_login.groups())
+            assert re.search(r"Sette e Mezzo Quota Fissa: http://\S+/play\?table="
+                             r"sem-quota-fissa-1&token=", out), out
+            await _a_quota_fissa_hand(s, base, token)
     finally:
         if proc.returncode is None:
             proc.send_signal(signal.SIGINT)
@@ -109,3 +112,35 @@ async def _a_card_through_shoe_and_camera(base: str, token: str, session: str,
             camera = (await r.json())["simulators"]["camera"]
         assert camera["cards_seen"] >= 1 and camera["errors"] == 0
         await ws.close()
+
+
+async def _a_quota_fissa_hand(s: aiohttp.ClientSession, base: str, token: str) -> None:
+    """The demo player opens a private Quota Fissa table and plays a hand to its settlement
+    (standing whenever the rules allow: the cards are the demo's RNG shoe's)."""
+    async with s.get(f"{base}/play?table=sem-quota-fissa-1") as r:
+        assert "quota_fissa.js" in await r.text()
+    async with s.post(f"{base}/api/player/join", json={"table_id": "sem-quota-fissa-1"},
+                      headers={"Authorization": f"Bearer {token}"}) as r:
+        joined = await r.json()
+    assert joined["ok"] and joined["table"]["table_id"] == "sem-quota-fissa-1/demo-player"
+    headers = {"Authorization": f"Bearer {token}", "X-Session": joined["session_id"]}
+    before = joined["balance"]["available"]
+    async with s.post(f"{base}/api/player/deal", headers=headers,
+                      json={"key": uuid.uuid4().hex, "amount": 500}) as r:
+        assert (await r.json())["ok"]
+    for _ in range(12):
+        async with s.get(f"{base}/api/player/state", headers=headers) as r:
+            rnd = (await r.json())["table"]["round"]
+        if rnd["phase"] == "closed":
+            break
+        choice = "stai" if "stai" in rnd["choices"] else "carta"
+        async with s.post(f"{base}/api/player/decide", headers=headers, json={
+                "key": uuid.uuid4().hex, "position": 1, "choice": choice}) as r:
+            assert (await r.json())["ok"]
+    assert rnd["phase"] == "closed"
+    async with s.get(f"{base}/api/player/history", headers=headers) as r:
+        (hand,) = (await r.json())["rounds"]
+    async with s.get(f"{base}/api/player/balance", headers=headers) as r:
+        after = (await r.json())["balance"]["available"]
+    assert after == before + hand["net"] and hand["results"][0]["result"] in (
+        "win", "lose", "push")

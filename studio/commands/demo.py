@@ -18,7 +18,7 @@ import os
 import secrets
 import uuid
 
-from studio.commands.hosting import open_store, start_site, until_signal
+from studio.commands.hosting import open_store, serve_private_tables, start_site, until_signal
 
 DEMO_PLAYER = "demo-player"
 DEMO_CREDIT = 100_000  # 1,000.00 EUR
@@ -129,6 +129,7 @@ async def _serve(args: argparse.Namespace) -> None:
         except Exception as e:  # noqa: BLE001 - the table plays on without video
             print(f"(no table video: {e})")
 
+    private = await serve_private_tables(cfg, store, clock, hub, studio)
     runner, base = await start_site(studio, "127.0.0.1",
                                     cfg.studio.port if args.port is None else args.port)
     await actor.dealer("demo", "start", uuid.uuid4().hex)
@@ -136,6 +137,8 @@ async def _serve(args: argparse.Namespace) -> None:
     token = studio.signer.player_token(DEMO_PLAYER, cfg.web.player_token_ttl_s)
     print(f"Live studio: {table_cfg.name} ({table_cfg.id}), database {database}", flush=True)
     print(f"  Player:      {base}/play?token={token}", flush=True)
+    for p in private:
+        print(f"  {p.cfg.name}: {base}/play?table={p.table_id}&token={token}", flush=True)
     print(f"  Dealer:      {base}/dealer", flush=True)
     print(f"  Technicians: {base}/technician", flush=True)
     for role, user, password in made:
@@ -151,6 +154,8 @@ async def _serve(args: argparse.Namespace) -> None:
     print("stopping…", flush=True)
     await runner.cleanup()
     await devices.stop()
+    for p in private:
+        await p.stop()
     await actor.stop()
     service.close()
     clock.shutdown()

@@ -12,7 +12,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from aiohttp import web
 
+    from studio.clock import Clock
+    from studio.config import StudioConfig
     from studio.storage import Store
+    from studio.table.hub import Hub
+    from studio.table.private import PrivateTables
     from studio.web.context import Studio
 
 
@@ -43,6 +47,31 @@ async def start_site(studio: Studio, host: str, port: int) -> tuple[web.AppRunne
     real_port = site._server.sockets[0].getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     return runner, f"http://{shown}:{real_port}"
+
+
+def private_tables(cfg: StudioConfig) -> list:
+    """The configuration's private tables whose game the studio serves."""
+    from studio.games import served
+
+    return [t for t in cfg.tables if getattr(t, "pace", "live") == "private" and served(t.game)]
+
+
+async def serve_private_tables(cfg: StudioConfig, store: Store, clock: Clock, hub: Hub,
+                               studio: Studio) -> list[PrivateTables]:
+    """Every private table of the configuration, served: hands a crash left in flight are void
+    and refunded first; then each player's instance opens when the player joins."""
+    from studio.table.private import PrivateTables
+
+    out = []
+    for t in private_tables(cfg):
+        tables = PrivateTables(t, store, clock, hub)
+        recovered = await tables.recover()
+        if recovered:
+            print(f"  {t.id}: {len(recovered)} hand(s) left in flight were void and refunded",
+                  flush=True)
+        studio.add_private(tables)
+        out.append(tables)
+    return out
 
 
 async def until_signal() -> None:

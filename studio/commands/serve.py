@@ -19,7 +19,13 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from studio.commands.hosting import open_store, start_site, until_signal
+from studio.commands.hosting import (
+    open_store,
+    private_tables,
+    serve_private_tables,
+    start_site,
+    until_signal,
+)
 
 if TYPE_CHECKING:
     from streaming.signalling import VideoService
@@ -32,7 +38,7 @@ if TYPE_CHECKING:
     from studio.table.hub import Hub
     from studio.web.tables import TableService
 
-LIVE_GAMES = ("sette-e-mezzo-live",)  # the games a table actor runs today
+LIVE_GAMES = ("sette-e-mezzo-live",)  # the live games whose tables run on devices today
 
 
 class ServeError(RuntimeError):
@@ -167,7 +173,8 @@ async def _serve(args: argparse.Namespace) -> None:
                                               "([[web.accounts]]): nobody could deal")
     secret = _secret(cfg)
     live = [t for t in cfg.tables if t.game in LIVE_GAMES]
-    if not live:
+    private = private_tables(cfg)
+    if not live and not private:
         raise ServeError("serve.no_tables", "the configuration has no live table to serve")
 
     clock = SchedulerClock(asyncio.get_running_loop())
@@ -175,6 +182,7 @@ async def _serve(args: argparse.Namespace) -> None:
     store = open_store(database)
     hub = Hub()
     tables: list[TableRuntime] = []
+    served_private = []
     try:
         for t in live:
             tables.append(await start_table(cfg, t, store, clock, hub))
@@ -183,6 +191,7 @@ async def _serve(args: argparse.Namespace) -> None:
         for t, rt in zip(live, tables, strict=True):
             if rt.video is not None:
                 studio.video[t.id] = rt.video
+        served_private = await serve_private_tables(cfg, store, clock, hub, studio)
         host = args.host or cfg.studio.host
         runner, base = await start_site(studio, host, cfg.studio.port if args.port is None
                                         else args.port)
@@ -194,7 +203,10 @@ async def _serve(args: argparse.Namespace) -> None:
                   f"dealer {base}/dealer", flush=True)
             for note in rt.notes:
                 print(f"    {note}", flush=True)
-        skipped = [t.id for t in cfg.tables if t.game not in LIVE_GAMES]
+        for p in served_private:
+            print(f"  {p.table_id}: {p.cfg.name}; private tables, one per player: "
+                  f"{base}/play?table={p.table_id}", flush=True)
+        skipped = [t.id for t in cfg.tables if t not in live and t not in private]
         if skipped:
             print(f"  not served yet (no table actor for their game): {', '.join(skipped)}",
                   flush=True)
@@ -203,6 +215,8 @@ async def _serve(args: argparse.Namespace) -> None:
         print("stopping…", flush=True)
         await runner.cleanup()
     finally:
+        for p in served_private:
+            await p.stop()
         for rt in reversed(tables):
             await rt.stop()
         clock.shutdown()
