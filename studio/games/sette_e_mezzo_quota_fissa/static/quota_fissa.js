@@ -311,7 +311,7 @@ function applyLanguage() {
 function wire() {
   $("chips").replaceChildren(...CHIPS.map((v) => {
     const b = el("button", { class: "chip", role: "radio", "data-value": String(v),
-                             "data-testid": `chip-${v}` }, money(v, app.lang).replace(/,00/, ""));
+                             "data-testid": `chip-${v}` }, `€${v % 100 ? (v / 100).toFixed(2) : v / 100}`);
     b.addEventListener("click", () => {
       app.chip = v;
       const max = app.view ? app.view.limits.main_max : Infinity;
