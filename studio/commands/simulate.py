@@ -9,7 +9,7 @@ import time
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("simulate", help="Monte Carlo rounds with best play, against the exact RTP")
-    p.add_argument("game", choices=["sette-e-mezzo-live"])
+    p.add_argument("game", choices=["sette-e-mezzo-live", "sette-e-mezzo-quota-fissa"])
     p.add_argument("--rounds", type=int, default=100_000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--config", help="studio TOML (default config/studio.toml)")
@@ -17,7 +17,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--through-table", action="store_true",
                    help="play through the real table actor on a database, with bots")
-    p.add_argument("--players", type=int, default=100, help="bots (with --through-table)")
+    p.add_argument("--players", type=int, default=100,
+                   help="bots (with --through-table; Quota Fissa: private tables at once)")
     p.add_argument("--positions", type=int, default=3, help="positions (with --through-table)")
     p.add_argument("--database", help="database URL (default: a temporary SQLite file)")
     p.set_defaults(func=run)
@@ -52,7 +53,48 @@ def run_through_table(args: argparse.Namespace) -> int:
     return 0 if r.ok else 1
 
 
+def run_quota_fissa(args: argparse.Namespace) -> int:
+    """Quota Fissa hands through many private tables at once (always through the table)."""
+    import asyncio
+
+    from studio.runtime import tune_gc
+    from studio.simulation.quota_fissa_through_table import run as through
+
+    tune_gc()
+    r = asyncio.run(through(args.rounds, args.players, args.seed, args.database, args.config))
+    ret, se = r.realised()
+    z = (ret - r.exact_return) / se
+    lat = sorted(r.latencies)
+    data = {"game": args.game, "hands": r.hands, "tables": r.tables,
+            "seconds": round(r.seconds, 3), "hands_per_s": round(r.hands / r.seconds, 1),
+            "command_p50_ms": round(1000 * lat[len(lat) // 2], 2),
+            "command_p99_ms": round(1000 * lat[int(0.99 * len(lat))], 2),
+            "realised_return_pct": round(100 * ret, 4), "standard_error_pct": round(100 * se, 4),
+            "exact_return_pct": round(100 * r.exact_return, 4), "z": round(z, 2),
+            "ledger_total": r.ledger_total, "open_reservations": r.open_reservations,
+            "mismatched_balances": len(r.mismatched_balances), "audit_ok": r.audit_ok}
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print(f"Sette e Mezzo Quota Fissa through the table core: {r.hands} hands on "
+              f"{r.tables} private tables at once, {r.seconds:.1f} s "
+              f"({data['hands_per_s']:,.0f} hands/s; command ack p50 {data['command_p50_ms']} ms,"
+              f" p99 {data['command_p99_ms']} ms)")
+        print(f"  ledger: sum of all accounts {r.ledger_total} cents, open reservations "
+              f"{r.open_reservations}, bots whose balance differs from their hands: "
+              f"{len(r.mismatched_balances)}")
+        print(f"  audit: {'ok' if r.audit_ok else 'FAILED'} (hash chain, books, every hand "
+              "replayed)")
+        for p in r.audit_problems:
+            print(f"    {p}")
+        print(f"  best play: realised {100 * ret:.4f} % +- {100 * se:.4f}, exact "
+              f"{100 * r.exact_return:.4f} % (z = {z:+.2f})")
+    return 0 if r.ok and abs(z) <= 4 else 1
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.game == "sette-e-mezzo-quota-fissa":
+        return run_quota_fissa(args)
     if args.through_table:
         return run_through_table(args)
     from studio.config import load_config

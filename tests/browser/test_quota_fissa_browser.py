@@ -92,7 +92,7 @@ async def test_a_win_a_loss_a_push_and_a_bust(studio, base_url, browser, screens
     assert studio.balance("ann") == (9_000, 0)
 
     # only the buttons the rules allow: below the bank's card, Carta alone
-    studio.qf_shoe.stacks.append("2c 6d".split())
+    studio.qf_shoe.stacks.append(["2c", "6d"])
     await page.get_by_test_id("btn-carte").click()
     await expect(page.get_by_test_id("btn-carta")).to_be_visible(timeout=T)
     await expect(page.get_by_test_id("btn-stai")).to_be_hidden()
@@ -107,7 +107,7 @@ async def test_a_player_who_closes_the_tab_with_a_choice_pending_comes_back_to_i
         studio, base_url, browser):
     studio.credit("ann", 10_000)
     page = await open_table(browser, base_url, studio, "ann")
-    studio.qf_shoe.stacks.append("5c 3d 4s".split())  # stand on 5: the bank draws to 7
+    studio.qf_shoe.stacks.append(["5c", "3d", "4s"])  # stand on 5: the bank draws to 7
     await page.get_by_test_id("chip-1000").click()
     await page.get_by_test_id("btn-carte").click()
     await expect(page.get_by_test_id("btn-stai")).to_be_visible(timeout=T)
@@ -133,7 +133,7 @@ async def test_after_a_week_away_the_system_chooses_and_the_history_says_so(
     page = await open_table(browser, base_url, studio, "ann")
     # 4 against the bank's 2: the regulation's choice draws below 5 (4 + 3 = 7), then stands;
     # the bank draws 2 + 4 = 6: the player wins
-    studio.qf_shoe.stacks.append("4c 2d 3s 4b".split())
+    studio.qf_shoe.stacks.append(["4c", "2d", "3s", "4b"])
     await page.get_by_test_id("chip-1000").click()
     await page.get_by_test_id("btn-carte").click()
     await expect(page.get_by_test_id("btn-stai")).to_be_visible(timeout=T)
@@ -160,7 +160,7 @@ async def test_a_second_connection_closes_the_first(studio, base_url, browser):
     await expect(first.get_by_test_id("overlay")).to_contain_text("another window")
     await expect(second.get_by_test_id("overlay")).to_be_hidden()
     # the second plays on
-    studio.qf_shoe.stacks.append("6c 5d".split())
+    studio.qf_shoe.stacks.append(["6c", "5d"])
     await second.get_by_test_id("chip-1000").click()
     await second.get_by_test_id("btn-carte").click()
     await expect(second.get_by_test_id("btn-stai")).to_be_visible(timeout=T)
