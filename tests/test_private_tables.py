@@ -173,7 +173,7 @@ def test_simulate_through_many_private_tables_lands_on_the_exact_return(tmp_path
         [str(studio), "simulate", "sette-e-mezzo-quota-fissa", "--through-table", "--rounds",
          "1500", "--players", "40", "--seed", "11", "--json",
          "--database", f"sqlite:///{tmp_path / 'sim.db'}"],
-        capture_output=True, text=True, timeout=300)
+        check=False, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout + out.stderr
     r = json.loads(out.stdout)
     assert r["hands"] == 1500 and r["tables"] == 40
