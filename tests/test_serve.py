@@ -150,14 +150,26 @@ async def test_serve_deals_from_the_shoe_program_and_refunds_once_after_a_kill(
             card = await _events(ws, "card_dealt")
             assert card["source"] == "shoe" and card["position"] == 1
             await ws.close()
+            # and a private Quota Fissa hand, dealt and waiting for the player's choice
+            async with player.post(f"{base}/api/player/join", json={
+                    "table_id": "sem-quota-fissa-1"},
+                    headers={"Authorization": f"Bearer {token}"}) as r:
+                joined = await r.json()
+            headers = {"Authorization": f"Bearer {token}", "X-Session": joined["session_id"]}
+            async with player.post(f"{base}/api/player/deal", headers=headers, json={
+                    "key": uuid.uuid4().hex, "amount": 500}) as r:
+                dealt = await r.json()
+            assert dealt["ok"] and dealt["balance"]["reserved"] == 1500
 
-        assert await serve.end(signal.SIGKILL) == -signal.SIGKILL  # the bet is in flight
+        assert await serve.end(signal.SIGKILL) == -signal.SIGKILL  # the bets are in flight
         store = Store.open(db)
         with store.reader() as tx:
-            assert ledger.balance(tx, "ann").reserved == 1000
+            assert ledger.balance(tx, "ann").reserved == 1500
         store.dispose()
 
-        serve, base = await _serve(env, config, db)  # the round was void: refunded once
+        serve, base = await _serve(env, config, db)  # both void: each refunded once
+        assert "sem-quota-fissa-1: 1 hand(s) left in flight were void and refunded" in "".join(
+            serve.lines)
         store = Store.open(db)
         with store.reader() as tx:
             b = ledger.balance(tx, "ann")
