@@ -329,7 +329,10 @@ async def test_the_table_video_is_mounted_for_players_with_a_token(tmp_path, aio
             Broadcaster(source, SharedH264Encoder(EncoderSettings(width=320, height=180)), 8))
         client = await aiohttp_client(create_app(h.studio))
         tables = await (await client.get("/api/tables")).json()
-        assert tables["tables"] == [{"id": h.table_id, "name": h.cfg.name, "video": True}]
+        assert tables["tables"][0] == {"id": h.table_id, "name": h.cfg.name,
+                                       "game": "sette-e-mezzo-live", "pace": "live",
+                                       "video": True}
+        assert tables["tables"][1]["video"] is False  # the private Quota Fissa table
         offer = f"/video/{h.table_id}/offer"
         r = await client.post(offer, json={"sdp": "v=0", "type": "offer"})
         assert (r.status, (await r.json())["error"]) == (401, "streaming.unauthorized")

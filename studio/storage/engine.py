@@ -199,10 +199,10 @@ class Tx:
 
     # Conveniences so the table can write ``tx.append_events(...)``; the functions live in
     # their modules.
-    def append_events(self, events: Any) -> list[Any]:
+    def append_events(self, events: Any, *, stored: bool = True) -> list[Any]:
         from studio.storage import event_log
 
-        return event_log.append(self, events)
+        return event_log.append(self, events, stored=stored)
 
     def remember(self, actor: str, key: str, answer: Any) -> None:
         from studio.storage import idempotency

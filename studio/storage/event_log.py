@@ -132,8 +132,10 @@ def recent_start(tx: Tx, stream_id: str, opening_type: str, count: int) -> int:
     return int(rows[0][0]) - 1 if rows else 0
 
 
-def append(tx: Tx, events: Sequence[NewEvent]) -> list[StoredEvent]:
-    """Append events in the given order, in ``tx``; return them as stored (with seq and hash).
+def append(tx: Tx, events: Sequence[NewEvent], *, stored: bool = True) -> list[StoredEvent]:
+    """Append events in the given order, in ``tx``; return them as stored (with seq and hash),
+    or nothing with ``stored=False`` (a writer that does not need them saves a query per
+    stream).
 
     All events share one timestamp (one clock reading per append: they are one decision of the
     table). A second writer of the same stream fails on the UNIQUE constraint instead of forking
@@ -157,6 +159,8 @@ def append(tx: Tx, events: Sequence[NewEvent]) -> list[StoredEvent]:
     except Exception:
         tx.cache.pop(_HEADS, None)  # the heads we advanced were not written
         raise
+    if not stored:
+        return []
     seqs = _seqs_of(tx, rows)
     return [
         StoredEvent(seq, r[0], r[1], r[2], r[3], dict(e.payload), r[5], r[6], r[7], r[4])

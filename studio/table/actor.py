@@ -136,16 +136,22 @@ class TableActor:
         self._timers: dict[str, Timer] = {}
         self._tx: Any = None  # the open unit of work's transaction, if any
         self._deferred: list[Callable[[], None]] | None = None
+        self._events: list[NewEvent] | None = None  # the open unit's events, not yet written
         self._task: asyncio.Task | None = None
         self.rounds_completed = 0
         self.on_idle: Callable[[], Awaitable[None]] | None = None
 
     # ================================================================== life cycle
 
-    async def start(self) -> None:
-        """Recover (void and refund rounds left in flight), then serve the inbox."""
+    async def start(self, inbox: Any = None) -> None:
+        """Recover (void and refund rounds left in flight), then serve the inbox. With
+        `inbox` (a `SharedInbox`), the table's commands go there instead, to be processed
+        with other tables' in one transaction (studio.table.private.CommitGroup)."""
         self.recover()
-        self._task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
+        if inbox is not None:
+            self.inbox = inbox
+        else:
+            self._task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
         if self.running:
             await self.submit("open_round", {})
 
@@ -355,11 +361,12 @@ class TableActor:
         deferred: list[Callable[[], None]] = []
         try:
             with self.store.transaction() as tx:
-                self._tx, self._deferred = tx, deferred
+                self._tx, self._deferred, self._events = tx, deferred, []
                 try:
                     yield
+                    tx.append_events(self._events, stored=False)
                 finally:
-                    self._tx, self._deferred = None, None
+                    self._tx, self._deferred, self._events = None, None, None
         except BaseException:
             self._restore(saved)
             raise
@@ -371,6 +378,32 @@ class TableActor:
         """The current unit's transaction, or a unit of its own."""
         with self._unit():
             yield self._tx
+
+    def process_within(self, tx: Any, deferred: list[Callable[[], None]],
+                       events: list[NewEvent], cmd: _Command) -> None:
+        """Process one command inside a transaction shared with other tables (group commit
+        across private tables): its answers and publications join `deferred`, to run once
+        the transaction commits, and its events join `events`, which the caller writes
+        before the commit. An unexpected failure propagates: the caller rolls back, restores
+        every table (`saved`/`restore`) and retries each command alone."""
+        self._tx, self._deferred, self._events = tx, deferred, events
+        try:
+            self._one(cmd)
+        finally:
+            self._tx, self._deferred, self._events = None, None, None
+
+    def saved(self) -> tuple:
+        return self._save()
+
+    def restore(self, saved: tuple) -> None:
+        self._restore(saved)
+
+    def run_alone(self, cmd: _Command) -> None:
+        """One command in a unit of its own (the path of a table with its own loop)."""
+        if cmd.kind in ("bet", "cancel"):
+            self._guard(self._bet_run if cmd.kind == "bet" else self._cancel_run, [cmd])
+        else:
+            self._guard(self._unit_run, [cmd])
 
     def _unit_run(self, cmds: list[_Command]) -> None:
         with self._unit():
@@ -385,8 +418,14 @@ class TableActor:
     # ================================================================== storage helpers
 
     def _append(self, tx, round_id: str | None, events: Iterable[core.Event]) -> None:
-        tx.append_events([NewEvent(self.stream, t, {**data, "private": private}, round_id)
-                          for t, data, private in stored_events(events, self.game.grouped)])
+        """Events to the log in this unit's transaction: written together when the unit
+        ends (one insert and one head lookup per unit, not per card)."""
+        new = [NewEvent(self.stream, t, {**data, "private": private}, round_id)
+               for t, data, private in stored_events(events, self.game.grouped)]
+        if self._events is not None:
+            self._events.extend(new)
+        else:
+            tx.append_events(new, stored=False)
 
     def _publish(self, round_id: str | None, events: Iterable[core.Event]) -> None:
         events = list(events)

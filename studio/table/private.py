@@ -40,6 +40,80 @@ from studio.table.seam import Event
 log = logging.getLogger(__name__)
 
 
+class SharedInbox:
+    """A private table's inbox: its commands join the group's queue, tagged with the table."""
+
+    def __init__(self, queue: asyncio.Queue, actor: TableActor) -> None:
+        self.queue = queue
+        self.actor = actor
+
+    def put_nowait(self, cmd: Any) -> None:
+        self.queue.put_nowait((self.actor, cmd))
+
+    def empty(self) -> bool:
+        return self.queue.empty()
+
+
+class CommitGroup:
+    """One writer for many private tables: commands of every instance are processed in
+    arrival order, each by its own table, and a batch of them commits as ONE transaction
+    (thousands of tables, each paced by its player, cannot each afford a commit per card).
+
+    Each table still has a single writer (this task), and a batch is all or nothing: if
+    anything unexpected fails, the transaction rolls back, every table of the batch goes back
+    to its state before it, and each command is retried alone."""
+
+    MAX_BATCH = 1024
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.queue: asyncio.Queue[tuple[TableActor, Any]] = asyncio.Queue()
+        self._task: asyncio.Task | None = None
+        self.batches = 0
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="private-tables")
+
+    async def stop(self) -> None:
+        from studio.tasks import cancel
+
+        await cancel(self._task)
+        self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            batch = [await self.queue.get()]
+            while len(batch) < self.MAX_BATCH and not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            self.process(batch)
+
+    def process(self, batch: list[tuple[TableActor, Any]]) -> None:
+        alone = [(a, c) for a, c in batch if c.kind in ("bet", "cancel")]
+        grouped = [(a, c) for a, c in batch if c.kind not in ("bet", "cancel")]
+        tables = {id(a): a for a, _ in grouped}
+        saved = {k: a.saved() for k, a in tables.items()}
+        deferred: list[Callable[[], None]] = []
+        events: list = []
+        try:
+            with self.store.transaction() as tx:
+                for actor, cmd in grouped:
+                    actor.process_within(tx, deferred, events, cmd)
+                tx.append_events(events, stored=False)
+        except Exception:
+            log.exception("private tables: a batch of %d failed; each command alone",
+                          len(grouped))
+            for k, a in tables.items():
+                a.restore(saved[k])
+            alone = batch
+            deferred = []
+        self.batches += 1
+        for fn in deferred:
+            fn()
+        for actor, cmd in alone:
+            actor.run_alone(cmd)
+
+
 @dataclass
 class Instance:
     player: str
@@ -68,6 +142,7 @@ class PrivateTables:
         self.on_close: list[Callable[[TableActor], None]] = []
         self.closed_sessions = 0
         self._tasks: set[asyncio.Task] = set()
+        self.group = CommitGroup(store)
 
     def instance_id(self, player: str) -> str:
         return f"{self.table_id}/{player}"
@@ -81,7 +156,8 @@ class PrivateTables:
             actor = TableActor(self.cfg, self.store, self.clock, self.hub,
                                rng_shoe=self.shoe(), instance=player)
             inst = self.instances[player] = Instance(player, actor)
-            await actor.start()
+            self.group.start()
+            await actor.start(SharedInbox(self.group.queue, actor))
             for fn in self.on_open:
                 fn(actor)
         return inst.actor
@@ -114,6 +190,7 @@ class PrivateTables:
                 inst.timer.cancel()
             await inst.actor.stop()
         self.instances.clear()
+        await self.group.stop()
 
     # -- the player's presence --------------------------------------------------------------
 
