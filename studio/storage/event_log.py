@@ -121,6 +121,18 @@ def head(tx: Tx, stream_id: str) -> tuple[int, str]:
     return heads[stream_id]
 
 
+def known_heads(tx: Tx) -> dict[str, tuple[int, str]]:
+    """The stream heads this transaction has read or advanced (for `seed_heads`)."""
+    return dict(tx.cache.get(_HEADS, {}))
+
+
+def seed_heads(tx: Tx, heads: dict[str, tuple[int, str]]) -> None:
+    """Start a transaction knowing these heads: a stream's single writer that committed them
+    need not read them again. Were a head stale, the append would fail on the stream's
+    UNIQUE constraint and roll back, never fork the chain."""
+    tx.cache.setdefault(_HEADS, {}).update(heads)
+
+
 def recent_start(tx: Tx, stream_id: str, opening_type: str, count: int) -> int:
     """The ``after_stream_seq`` from which to read a stream so as to see its last ``count``
     rounds whole (each begins with an event of ``opening_type``): a table's start-up and its

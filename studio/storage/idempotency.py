@@ -74,6 +74,9 @@ def remember_many(tx: Tx, items: Iterable[tuple[str, str, Any]]) -> None:
 def recall(tx: Tx, actor: str, key: str) -> Any | None:
     """The first answer to (actor, key), or None if the command was never answered."""
     _check_key(actor, key)
+    absent = tx.cache.get(_ABSENT)
+    if absent and (actor, key) in absent:  # looked up in this transaction (recall_many)
+        return None
     row = tx.conn.execute(
         select(_T.c.answer).where(_T.c.actor == actor, _T.c.key == key)
     ).first()

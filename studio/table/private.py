@@ -31,7 +31,7 @@ from typing import Any
 
 from studio import ledger
 from studio.clock import Clock, Timer
-from studio.storage import Store, event_log
+from studio.storage import Store, event_log, idempotency
 from studio.table.actor import TableActor
 from studio.table.hub import Hub
 from studio.table.rng_shoe import RngShoe
@@ -70,6 +70,7 @@ class CommitGroup:
         self.queue: asyncio.Queue[tuple[TableActor, Any]] = asyncio.Queue()
         self._task: asyncio.Task | None = None
         self.batches = 0
+        self.heads: dict[str, tuple[int, str]] = {}  # stream -> (seq, hash) as committed
 
     def start(self) -> None:
         if self._task is None:
@@ -97,12 +98,22 @@ class CommitGroup:
         events: list = []
         try:
             with self.store.transaction() as tx:
+                # this task is the only writer of its tables' streams: it knows their heads
+                event_log.seed_heads(tx, self.heads)
+                # one lookup for every repeated key of the batch (most are new)
+                idempotency.recall_many(tx, [(c.actor, c.key) for _, c in grouped
+                                             if c.actor is not None])
                 for actor, cmd in grouped:
                     actor.process_within(tx, deferred, events, cmd)
                 tx.append_events(events, stored=False)
+                heads = event_log.known_heads(tx)
+            self.heads.update(heads)
+            if len(self.heads) > 100_000:
+                self.heads.clear()
         except Exception:
             log.exception("private tables: a batch of %d failed; each command alone",
                           len(grouped))
+            self.heads.clear()
             for k, a in tables.items():
                 a.restore(saved[k])
             alone = batch
