@@ -2,7 +2,7 @@
 // source; the devices' health; start, pause, resume; manual card entry; void with a reason;
 // alerts. The page renders the "state" messages of /ws/staff; commands go over HTTP.
 
-import { cardHtml, ensureStaff, halves, newKey, staffSocket } from "/static/staff_login.js";
+import { cardHtml, ensureStaff, halves, newKey, setCardArt, staffSocket } from "/static/staff_login.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { table: null, view: null, timerBase: null };
@@ -30,6 +30,7 @@ async function command(command, extra = {}) {
 
 function render(view) {
   state.view = view;
+  setCardArt(view.deck_art);
   const rnd = view.round;
   $("title").textContent = `${view.name} — dealer console`;
   $("round-id").textContent = rnd ? rnd.round_id : "–";

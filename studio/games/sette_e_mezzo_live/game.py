@@ -11,9 +11,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from studio.cards import parse_cards
+from studio.games.base import RoundGame
 from studio.games.sette_e_mezzo import Hand
 from studio.games.sette_e_mezzo_live import round as core
-from studio.table.seam import Event, RoundState
+from studio.table.seam import Event
 
 
 def total_of(codes: list[str]) -> int | None:
@@ -21,10 +22,11 @@ def total_of(codes: list[str]) -> int | None:
     return Hand.of(parse_cards(codes)).total if codes else None
 
 
-class SetteEMezzoLive:
+class SetteEMezzoLive(RoundGame):
     """The game object the studio registers as "sette-e-mezzo-live"."""
 
     name = "sette-e-mezzo-live"
+    round = core
     deck = core.FORTY
     settlement_events = frozenset({"player_settled", "side_bet_settled"})
     # A settlement of 30,000 bets is stored as ONE event holding a table of them.
@@ -43,26 +45,6 @@ class SetteEMezzoLive:
             limits=core.Limits(lim.main_min, lim.main_max, lim.side_min, lim.side_max,
                                lim.round_max_total),
             paytable=cfg.paytable.to_paytable())
-
-    def rules_to_json(self, rules: core.TableRules) -> dict[str, Any]:
-        return core.rules_to_json(rules)
-
-    def rules_from_json(self, data: Mapping[str, Any]) -> core.TableRules:
-        return core.rules_from_json(data)
-
-    def open_round(self, round_id: str, rules: core.TableRules, closes_at: float
-                   ) -> tuple[RoundState, list[Event]]:
-        return core.open_round(round_id, rules, closes_at)
-
-    def new_book(self, rules: core.TableRules, closes_at: float) -> core.BetBook:
-        return core.BetBook(rules, closes_at)
-
-    def step(self, state: core.RoundState, cmd: core.Command
-             ) -> tuple[core.RoundState, list[Event]]:
-        return core.step(state, cmd)
-
-    def choice_word(self, choice: Any) -> str:
-        return "carta" if choice else "stai"
 
     def bet_kind(self, name: str) -> str:
         return core.BetKind(name)  # the member: the round compares kinds by identity

@@ -23,6 +23,7 @@ from enum import StrEnum
 from typing import Any
 
 from studio.cards import Card, DeckKind, deck
+from studio.games.base import card_expected, check_card, open_deck
 from studio.games.sette_e_mezzo import Hand
 from studio.games.sette_e_mezzo_live import rules as live
 from studio.table.seam import (
@@ -354,34 +355,13 @@ def _close_betting(state: RoundState, cmd: CloseBetting) -> tuple[RoundState, li
 
 
 def _open_deck(state: RoundState, cmd: OpenDeck) -> tuple[RoundState, list[Event]]:
-    if cmd.deck_set in state.deck_sets:
-        return state, []
-    if state.deck_sets and len(state.seen) < len(FORTY):
-        raise RoundError("deck.not_exhausted",
-                         "a new deck opens only when the current one is used up")
-    new = replace(state, deck_sets=state.deck_sets + (cmd.deck_set,), seen=frozenset())
-    return new, [Event("deck_opened", {"deck_set": cmd.deck_set,
-                                       "deck_number": len(new.deck_sets)})]
-
-
-def _reject(code: str, message: str, cmd: CardSeen) -> RoundError:
-    return RoundError(code, f"{message} ({cmd.card.code} from {cmd.source})")
+    return open_deck(state, cmd, len(FORTY))
 
 
 def _card(state: RoundState, cmd: CardSeen) -> tuple[RoundState, list[Event]]:
+    check_card(state, cmd, FORTY, "40-card deck")
     target = state.expecting()
-    if target is None:
-        raise _reject("card.not_expected", "no card is expected now", cmd)
-    if not state.deck_sets:
-        raise _reject("card.no_deck", "no deck is open for this round", cmd)
-    if cmd.deck_set is not None and cmd.deck_set != state.deck_sets[-1]:
-        raise _reject("card.foreign_deck", f"card of deck set {cmd.deck_set}, "
-                      f"not of the current {state.deck_sets[-1]}", cmd)
     code = cmd.card.code
-    if code not in FORTY:
-        raise _reject("card.not_in_deck", "not a card of the 40-card deck", cmd)
-    if code in state.seen:
-        raise _reject("card.duplicate", "this card was already dealt from this deck", cmd)
     state = replace(state, seen=state.seen | {code})
     if target.kind == "burn":
         # The burn card is recorded (privately) but never shown to players.
@@ -549,9 +529,7 @@ def _advance(state: RoundState, events: list[Event]) -> tuple[RoundState, list[E
 
 
 def _expect(state: RoundState) -> Event:
-    target = state.expecting()
-    return Event("card_expected", {"to": target.kind, "position": target.position,
-                                   "say": target.describe()})
+    return card_expected(state)
 
 
 def _decide(state: RoundState, cmd: Decide) -> tuple[RoundState, list[Event]]:

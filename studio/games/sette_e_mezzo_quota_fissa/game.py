@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from studio.games.base import RoundGame
 from studio.games.sette_e_mezzo_quota_fissa import round as core
-from studio.table.seam import Event, RoundState
+from studio.table.seam import Event
 
 
-class SetteEMezzoQuotaFissa:
+class SetteEMezzoQuotaFissa(RoundGame):
     """The game object the studio registers as "sette-e-mezzo-quota-fissa"."""
 
     name = "sette-e-mezzo-quota-fissa"
+    round = core
     deck = core.FORTY
     settlement_events = frozenset({"hand_settled"})
     grouped: Mapping[str, str] = {}
@@ -23,26 +25,6 @@ class SetteEMezzoQuotaFissa:
     def table_rules(self, cfg: Any) -> core.TableRules:
         return core.TableRules(cfg.limits.main_min, cfg.limits.main_max,
                                cfg.paytable.win_odds)
-
-    def rules_to_json(self, rules: core.TableRules) -> dict[str, Any]:
-        return core.rules_to_json(rules)
-
-    def rules_from_json(self, data: Mapping[str, Any]) -> core.TableRules:
-        return core.rules_from_json(data)
-
-    def open_round(self, round_id: str, rules: core.TableRules, closes_at: float
-                   ) -> tuple[RoundState, list[Event]]:
-        return core.open_round(round_id, rules, closes_at)
-
-    def new_book(self, rules: core.TableRules, closes_at: float) -> core.BetBook:
-        return core.BetBook(rules, closes_at)
-
-    def step(self, state: core.RoundState, cmd: core.Command
-             ) -> tuple[core.RoundState, list[Event]]:
-        return core.step(state, cmd)
-
-    def choice_word(self, choice: Any) -> str:
-        return "carta" if choice else "stai"
 
     def bet_kind(self, name: str) -> str:
         if name != core.MAIN:

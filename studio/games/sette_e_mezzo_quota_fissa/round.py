@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from studio.cards import Card, DeckKind, deck
+from studio.games.base import card_expected, check_card, open_deck
 from studio.games.sette_e_mezzo import Hand
 from studio.games.sette_e_mezzo_quota_fissa import rules as qf
 from studio.odds import parse_odds
@@ -222,29 +223,13 @@ def _close_betting(state: RoundState, cmd: CloseBetting) -> tuple[RoundState, li
 
 
 def _open_deck(state: RoundState, cmd: OpenDeck) -> tuple[RoundState, list[Event]]:
-    if cmd.deck_set in state.deck_sets:
-        return state, []
-    if state.deck_sets and len(state.seen) < len(FORTY):
-        raise RoundError("deck.not_exhausted",
-                         "a new deck opens only when the current one is used up")
-    new = replace(state, deck_sets=state.deck_sets + (cmd.deck_set,), seen=frozenset())
-    return new, [Event("deck_opened", {"deck_set": cmd.deck_set,
-                                       "deck_number": len(new.deck_sets)})]
+    return open_deck(state, cmd, len(FORTY))
 
 
 def _card(state: RoundState, cmd: CardSeen) -> tuple[RoundState, list[Event]]:
+    check_card(state, cmd, FORTY, "40-card deck")
     target = state.expecting()
     code = cmd.card.code
-    if target is None:
-        raise RoundError("card.not_expected", f"no card is expected now ({code})")
-    if not state.deck_sets:
-        raise RoundError("card.no_deck", "no deck is open for this hand")
-    if cmd.deck_set is not None and cmd.deck_set != state.deck_sets[-1]:
-        raise RoundError("card.foreign_deck", f"card of deck set {cmd.deck_set}")
-    if code not in FORTY:
-        raise RoundError("card.not_in_deck", f"{code} is not a card of the 40-card deck")
-    if code in state.seen:
-        raise RoundError("card.duplicate", f"{code} was already dealt from this deck")
     state = replace(state, seen=state.seen | {code})
     events = [Event("card_dealt", {"card": code, "source": cmd.source, "to": target.kind,
                                    "position": target.position})]
@@ -297,10 +282,7 @@ def _settle(state: RoundState, events: list[Event]) -> tuple[RoundState, list[Ev
 
 
 def _expect(state: RoundState) -> Event:
-    target = state.expecting()
-    assert target is not None
-    return Event("card_expected", {"to": target.kind, "position": target.position,
-                                   "say": target.describe()})
+    return card_expected(state)
 
 
 def _resolve(state: RoundState, hit: bool, events: list[Event]

@@ -9,16 +9,11 @@
 // The token leaves the address bar at once (it would otherwise be bookmarked, shared or seen on
 // a screen) and lives in this tab's sessionStorage, so a reload still signs in.
 
+import { cardImage, el, newKey, request, takeToken, wsUrl } from "/static/chrome.js";
 import { STRINGS, cardLabel, halves, money } from "/static/i18n.js";
 
 const params = new URLSearchParams(location.search);
-const token = params.get("token") || sessionStorage.getItem("playerToken") || "";
-if (params.has("token")) {
-  sessionStorage.setItem("playerToken", token);
-  params.delete("token");
-  const rest = params.toString();
-  history.replaceState(null, "", location.pathname + (rest ? `?${rest}` : "") + location.hash);
-}
+const token = takeToken(params);
 const CHIPS = [100, 500, 1000, 2500, 10000];
 const KINDS = ["main", "partita_perfetta", "mano_di_poker"];
 
@@ -33,34 +28,11 @@ window.__player = app; // tests and support staff read it
 
 const $ = (id) => document.getElementById(id);
 const t = (k) => (STRINGS[app.lang] || STRINGS.it)[k] || k;
-const el = (tag, attrs = {}, ...children) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v;
-    else if (k.startsWith("data-")) e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  for (const c of children) e.append(c);
-  return e;
-};
-const newKey = () => (crypto.randomUUID ? crypto.randomUUID().replaceAll("-", "")
-  : Array.from(crypto.getRandomValues(new Uint8Array(16)),
-    (b) => b.toString(16).padStart(2, "0")).join(""));
 
 // ------------------------------------------------------------------------------- HTTP
 
 async function api(path, body) {
-  const headers = { Authorization: `Bearer ${token}` };
-  if (app.session) headers["X-Session"] = app.session;
-  const init = { method: body === undefined ? "GET" : "POST", headers };
-  if (body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, init);
-  let data;
-  try { data = await response.json(); } catch { data = { ok: false, error: {
-    code: "request.http_error", message: `HTTP ${response.status}` } }; }
+  const data = await request(token, app.session, path, body);
   if (!data.ok) showError(data.error);
   return data;
 }
@@ -108,10 +80,7 @@ async function join() {
 }
 
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const url = `${scheme}://${location.host}/ws/player?token=${encodeURIComponent(token)}`
-    + `&session=${encodeURIComponent(app.session)}`;
-  const ws = new WebSocket(url);
+  const ws = new WebSocket(wsUrl(token, app.session));
   app.ws = ws;
   ws.onopen = () => { app.retry = 0; setConnection(true); };
   ws.onmessage = (m) => onMessage(JSON.parse(m.data));
@@ -181,11 +150,11 @@ function renderBalance(b) {
     : "";
 }
 
+// A card in the table's own art (the scans), its name for screen readers.
 function cardEl(code, dim = false) {
-  const c = cardLabel(code, app.lang);
-  const e = el("div", { class: `card${c.red ? " red" : ""}${c.matta ? " matta" : ""}`
-    + `${dim ? " dim" : ""}`, title: `${c.rank} ${c.suitName}`, "data-card": code },
-  el("span", { class: "r" }, c.rank), el("span", { class: "s" }, c.suit));
+  const e = cardImage(code, app.view ? app.view.deck_art : "napoletane", app.lang);
+  e.classList.add("card");
+  if (dim) e.classList.add("dim");
   return e;
 }
 

@@ -45,7 +45,21 @@ export function staffSocket(tableId, onMessage, onState) {
 }
 
 const SUITS = { d: "♦", c: "♥", b: "♣", s: "♠" };
+// Cards are drawn in the table's own art (the scans at /cards/<art>/<code>.jpg) once the page
+// knows it (setCardArt); the code in text stays as the image's alternative.
+let cardArt = null;
+export function setCardArt(art) { cardArt = art || null; }
+
 export function cardHtml(doc, code) {
+  if (cardArt) {
+    const img = doc.createElement("img");
+    img.className = "card card-img";
+    img.src = `/cards/${cardArt}/${code || "back"}.jpg`;
+    img.alt = code ? `${code[0]}${SUITS[code[1]] || code[1]}` : "face down";
+    img.title = code ? img.alt : "face down";
+    if (code) img.dataset.card = code;
+    return img;
+  }
   const e = doc.createElement("span");
   if (!code) { e.className = "card back"; e.title = "face down"; e.textContent = "?"; return e; }
   e.className = `card${code[1] === "d" || code[1] === "c" ? " red" : ""}`;

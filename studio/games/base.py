@@ -1,0 +1,81 @@
+"""What every game package shares, so that a game writes only what is its own.
+
+`RoundGame` is a `studio.table.seam.Game` whose round is a module (`round.py`: `open_round`,
+`step`, `rules_to_json`, `rules_from_json`, `BetBook`); the game's class adds its names, its
+config-to-rules, its settlement events, its history lines and its views. The deck helpers are
+the checks every card-dealing round makes the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from types import ModuleType
+from typing import Any
+
+from studio.table.seam import CardSeen, Event, OpenDeck, RoundError
+
+
+class RoundGame:
+    """The plumbing between the core and a game's round module."""
+
+    round: ModuleType
+    choices: Mapping[str, Any]
+
+    def rules_to_json(self, rules: Any) -> dict[str, Any]:
+        return self.round.rules_to_json(rules)
+
+    def rules_from_json(self, data: Mapping[str, Any]) -> Any:
+        return self.round.rules_from_json(data)
+
+    def open_round(self, round_id: str, rules: Any, closes_at: float) -> tuple[Any, list[Event]]:
+        return self.round.open_round(round_id, rules, closes_at)
+
+    def new_book(self, rules: Any, closes_at: float) -> Any:
+        return self.round.BetBook(rules, closes_at)
+
+    def step(self, state: Any, cmd: Any) -> tuple[Any, list[Event]]:
+        return self.round.step(state, cmd)
+
+    def choice_word(self, choice: Any) -> str:
+        return next(word for word, value in self.choices.items() if value == choice)
+
+
+def open_deck(state: Any, cmd: OpenDeck, deck_size: int) -> tuple[Any, list[Event]]:
+    """A deck opens for the round (again: nothing happens); a second one only once the first
+    is used up, so no card of a deck can be dealt twice in a round."""
+    if cmd.deck_set in state.deck_sets:
+        return state, []
+    if state.deck_sets and len(state.seen) < deck_size:
+        raise RoundError("deck.not_exhausted",
+                         "a new deck opens only when the current one is used up")
+    new = replace(state, deck_sets=state.deck_sets + (cmd.deck_set,), seen=frozenset())
+    return new, [Event("deck_opened", {"deck_set": cmd.deck_set,
+                                       "deck_number": len(new.deck_sets)})]
+
+
+def check_card(state: Any, cmd: CardSeen, deck: frozenset[str], deck_name: str) -> None:
+    """A card the round may take now, or RoundError saying why not (the table pauses)."""
+    code = cmd.card.code
+
+    def reject(code_: str, message: str) -> RoundError:
+        return RoundError(code_, f"{message} ({code} from {cmd.source})")
+
+    if state.expecting() is None:
+        raise reject("card.not_expected", "no card is expected now")
+    if not state.deck_sets:
+        raise reject("card.no_deck", "no deck is open for this round")
+    if cmd.deck_set is not None and cmd.deck_set != state.deck_sets[-1]:
+        raise reject("card.foreign_deck", f"card of deck set {cmd.deck_set}, "
+                     f"not of the current {state.deck_sets[-1]}")
+    if code not in deck:
+        raise reject("card.not_in_deck", f"not a card of the {deck_name}")
+    if code in state.seen:
+        raise reject("card.duplicate", "this card was already dealt from this deck")
+
+
+def card_expected(state: Any) -> Event:
+    """The event that tells the dealer (and the players) where the next card goes."""
+    target = state.expecting()
+    return Event("card_expected", {"to": target.kind, "position": target.position,
+                                   "say": target.describe()})
