@@ -13,7 +13,7 @@ from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
-from studio.table.seam import CardSeen, Event, OpenDeck, RoundError
+from studio.table.seam import CardSeen, Event, OpenDeck, RoundError, Target
 
 
 class RoundGame:
@@ -54,8 +54,10 @@ def open_deck(state: Any, cmd: OpenDeck, deck_size: int) -> tuple[Any, list[Even
                                        "deck_number": len(new.deck_sets)})]
 
 
-def check_card(state: Any, cmd: CardSeen, deck: frozenset[str], deck_name: str) -> None:
-    """A card the round may take now, or RoundError saying why not (the table pauses)."""
+def take_card(state: Any, cmd: CardSeen, deck: frozenset[str], deck_name: str
+              ) -> tuple[Any, Target]:
+    """(the state with the card counted as seen, where it goes), or RoundError saying why the
+    round may not take it now (the table pauses)."""
     code = cmd.card.code
 
     def reject(code_: str, message: str) -> RoundError:
@@ -72,6 +74,7 @@ def check_card(state: Any, cmd: CardSeen, deck: frozenset[str], deck_name: str) 
         raise reject("card.not_in_deck", f"not a card of the {deck_name}")
     if code in state.seen:
         raise reject("card.duplicate", "this card was already dealt from this deck")
+    return replace(state, seen=state.seen | {code}), state.expecting()
 
 
 def card_expected(state: Any) -> Event:

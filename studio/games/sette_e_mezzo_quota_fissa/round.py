@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from studio.cards import Card, DeckKind, deck
-from studio.games.base import card_expected, check_card, open_deck
+from studio.games.base import card_expected, open_deck, take_card
 from studio.games.sette_e_mezzo import Hand
 from studio.games.sette_e_mezzo_quota_fissa import rules as qf
 from studio.odds import parse_odds
@@ -222,15 +222,9 @@ def _close_betting(state: RoundState, cmd: CloseBetting) -> tuple[RoundState, li
     return new, events + [_expect(new)]
 
 
-def _open_deck(state: RoundState, cmd: OpenDeck) -> tuple[RoundState, list[Event]]:
-    return open_deck(state, cmd, len(FORTY))
-
-
 def _card(state: RoundState, cmd: CardSeen) -> tuple[RoundState, list[Event]]:
-    check_card(state, cmd, FORTY, "40-card deck")
-    target = state.expecting()
+    state, target = take_card(state, cmd, FORTY, "40-card deck")
     code = cmd.card.code
-    state = replace(state, seen=state.seen | {code})
     events = [Event("card_dealt", {"card": code, "source": cmd.source, "to": target.kind,
                                    "position": target.position})]
     if target.kind == "dealer":
@@ -327,6 +321,7 @@ def _void(state: RoundState, cmd: Void) -> tuple[RoundState, list[Event]]:
 
 
 _HANDLERS: dict[type, Any] = {
-    CloseBetting: _close_betting, OpenDeck: _open_deck, CardSeen: _card, Decide: _decide,
+    CloseBetting: _close_betting, OpenDeck: lambda s, c: open_deck(s, c, len(FORTY)),
+    CardSeen: _card, Decide: _decide,
     DecisionTimeout: _decision_timeout, Void: _void,
 }

@@ -66,3 +66,29 @@ export function wsUrl(token, session) {
   return `${scheme}://${location.host}/ws/player?token=${encodeURIComponent(token)}`
     + `&session=${encodeURIComponent(session)}`;
 }
+
+// A page's commands: `api(path, body)` answers as the server did (errors to `onError`);
+// `command(name, body)` posts to /api/player/<name> with a fresh idempotency key and hands a
+// new balance to `onBalance`. `page.session` is read at each call (it changes on rejoin).
+export function commands(token, page, { onError, onBalance }) {
+  async function api(path, body) {
+    const answer = await request(token, page.session, path, body);
+    if (!answer.ok) onError(answer.error);
+    return answer;
+  }
+  async function command(name, body = {}) {
+    const answer = await api(`/api/player/${name}`, { key: newKey(), ...body });
+    if (answer.ok && answer.balance) onBalance(answer.balance);
+    return answer;
+  }
+  return { api, command };
+}
+
+// A short message in `box` for four seconds (an error's text, its code for tests).
+export function toast(box, text, code) {
+  box.textContent = text;
+  box.dataset.code = code || "";
+  box.hidden = false;
+  clearTimeout(box.toastTimer);
+  box.toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+}

@@ -9,7 +9,7 @@
 // The token leaves the address bar at once (it would otherwise be bookmarked, shared or seen on
 // a screen) and lives in this tab's sessionStorage, so a reload still signs in.
 
-import { cardImage, el, newKey, request, takeToken, wsUrl } from "/static/chrome.js";
+import { cardImage, commands, el, takeToken, toast, wsUrl } from "/static/chrome.js";
 import { STRINGS, cardLabel, halves, money } from "/static/i18n.js";
 
 const params = new URLSearchParams(location.search);
@@ -31,26 +31,13 @@ const t = (k) => (STRINGS[app.lang] || STRINGS.it)[k] || k;
 
 // ------------------------------------------------------------------------------- HTTP
 
-async function api(path, body) {
-  const data = await request(token, app.session, path, body);
-  if (!data.ok) showError(data.error);
-  return data;
-}
-
-async function command(path, body = {}) {
-  const answer = await api(`/api/player/${path}`, { key: newKey(), ...body });
-  if (answer.ok && answer.balance) renderBalance(answer.balance);
-  return answer;
-}
+const { api, command } = commands(token, app, {
+  onError: (e) => showError(e), onBalance: (b) => renderBalance(b) });
 
 function showError(error) {
-  const box = $("toast");
   const messages = t("errors");
-  box.textContent = (messages && messages[error.code]) || error.message || error.code;
-  box.dataset.code = error.code;
-  box.hidden = false;
-  clearTimeout(showError.timer);
-  showError.timer = setTimeout(() => { box.hidden = true; }, 4000);
+  toast($("toast"), (messages && messages[error.code]) || error.message || error.code,
+        error.code);
   if (error.code && error.code.startsWith("session.")) closeSession(error.code);
 }
 

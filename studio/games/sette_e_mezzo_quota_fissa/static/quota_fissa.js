@@ -5,7 +5,7 @@
 // The page renders from the server's "state" messages; cards that are new since the last
 // render appear one by one (the bank's draws card by card), then the result.
 
-import { cardImage, el, newKey, request, takeToken, wsUrl } from "/static/chrome.js";
+import { cardImage, commands, el, takeToken, toast, wsUrl } from "/static/chrome.js";
 import { STRINGS as COMMON, halves, money } from "/static/i18n.js";
 
 const TEXT = {
@@ -67,25 +67,11 @@ const errorText = (e) => (TEXT[app.lang].errors[e.code]
 
 // ------------------------------------------------------------------------------ commands
 
-async function api(path, body) {
-  const answer = await request(token, app.session, path, body);
-  if (!answer.ok) showError(answer.error);
-  return answer;
-}
-
-async function command(path, body = {}) {
-  const answer = await api(`/api/player/${path}`, { key: newKey(), ...body });
-  if (answer.ok && answer.balance) renderBalance(answer.balance);
-  return answer;
-}
+const { api, command } = commands(token, app, {
+  onError: (e) => showError(e), onBalance: (b) => renderBalance(b) });
 
 function showError(error) {
-  const box = $("toast");
-  box.textContent = errorText(error);
-  box.dataset.code = error.code;
-  box.hidden = false;
-  clearTimeout(showError.timer);
-  showError.timer = setTimeout(() => { box.hidden = true; }, 4000);
+  toast($("toast"), errorText(error), error.code);
   if (error.code && error.code.startsWith("session.")) closeSession(error.code);
 }
 
