@@ -143,6 +143,12 @@ async def test_a_hand_in_flight_at_a_crash_is_void_and_refunded_once_on_restart(
         voided = [e for e in event_log.iter_events(tx, stream_id="table:sem-quota-fissa-1/ann")
                   if e.type == "round_voided"]
     assert len(voided) == 1 and voided[0].payload["recovery"]
+    # the regulation: the player reads the outcome of the hand in the history
+    from studio.games.sette_e_mezzo_quota_fissa.game import GAME
+    from studio.web.history import HistoryProjection
+
+    (hand,) = HistoryProjection(store, "sem-quota-fissa-1/ann", GAME).for_player("ann")
+    assert hand["status"] == "void" and hand["returned"] == 1000 and hand["net"] == 0
     report = audit.verify(store, replayers=replay.replayers(),
                           games={"table:sem-quota-fissa-1/ann": "sette-e-mezzo-quota-fissa"})
     assert report.ok, report.problems

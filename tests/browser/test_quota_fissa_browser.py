@@ -164,3 +164,22 @@ async def test_a_second_connection_closes_the_first(studio, base_url, browser):
     await second.get_by_test_id("chip-1000").click()
     await second.get_by_test_id("btn-carte").click()
     await expect(second.get_by_test_id("btn-stai")).to_be_visible(timeout=T)
+
+
+async def test_a_lost_connection_says_reconnecting_then_disconnected(studio, base_url, browser):
+    studio.credit("ann", 10_000)
+    page = await open_table(browser, base_url, studio, "ann")
+    await expect(page.get_by_test_id("alert")).to_be_hidden()
+    # the connection drops: the page retries (the regulation's ~2 minutes) and comes back
+    await page.evaluate("() => window.__qf.ws.close()")
+    await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "up",
+                                                                       timeout=T)
+    await expect(page.get_by_test_id("alert")).to_be_hidden()
+    # past the reconnection window the page stops trying and says so
+    await page.evaluate("() => { window.__qf.reconnectS = 0; window.__qf.ws.close(); }")
+    await expect(page.get_by_test_id("overlay")).to_have_attribute("data-code", "disconnected",
+                                                                    timeout=T)
+    await expect(page.get_by_test_id("overlay")).to_contain_text("Disconnected")
+    await page.get_by_test_id("rejoin").click()
+    await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "up",
+                                                                       timeout=T)
