@@ -161,3 +161,39 @@ async def test_card_images_and_pages(studio, client):
     r = await client.get("/api/tables")
     assert {"id": QF, "pace": "private"}.items() <= next(
         t for t in (await r.json())["tables"] if t["id"] == QF).items()
+
+
+async def test_twenty_minutes_without_a_game_action_close_the_session_not_the_pending_hand(
+        studio, client):
+    """The regulation: no game action for 20 minutes closes the session with an inactivity
+    alert; the hand left with a choice pending waits for the player (a week)."""
+    import asyncio
+
+    ann = Player(client, studio, "ann")
+    ann.token = studio.token("ann", ttl_s=30 * 24 * 3600)  # the player comes back in days
+    await ann.join()
+    assert (await ann.deal(1000, "5c 3d"))[1]["ok"]
+    base = str(client.make_url("/")).rstrip("/")
+    ws = await client.ws_connect(f"/ws/player?token={ann.token}&session={ann.session}",
+                                 headers={"Origin": base})
+    assert (await asyncio.wait_for(ws.receive_json(), 10))["type"] == "state"
+    inst = studio.private.instances["ann"]
+    assert inst.connections
+    studio.clock.advance(20 * 60)
+    while True:
+        msg = await asyncio.wait_for(ws.receive_json(), 10)
+        if msg["type"] == "session_closed":
+            break
+    assert msg["code"] == "session.inactive"
+    await asyncio.wait_for(ws.receive(), 10)  # the close frame
+    for _ in range(100):  # the server's side of the socket ends: the player is away
+        if not inst.connections:
+            break
+        await asyncio.sleep(0.01)
+    assert not inst.connections and inst.timer is not None
+    studio.clock.advance(6 * 24 * 3600)
+    assert "ann" in studio.private.instances  # the pending hand waits
+    status, body = await ann.decide("stai")
+    assert (status, body["error"]["code"]) == (409, "session.inactive")
+    await ann.join()  # the player comes back: a new session, the same hand
+    assert (await ann.decide("stai"))[1]["ok"]
