@@ -96,9 +96,13 @@ def test_money_without_events_and_events_without_money_are_found(store: Store) -
         tx.append_events([NewEvent(TABLE, "BetAccepted",
                                    {"bet": "b9", "player": "bob", "amount": 5}, "fake-1:5")])
     report = verify(store, replayers={"fake-game": fake_replayer}, games=GAMES)
-    found = {p.round_id: p.message for p in report.problems}
+    found: dict[str, str] = {}
+    for p in report.problems:
+        found[p.round_id] = found.get(p.round_id, "") + p.message
     assert set(found) == {"fake-1:4", "fake-1:5"}
     assert "not implied by the log: fake-1:4:ghost" in found["fake-1:4"]
+    # and the ghost holds money though its round is over (another began after it)
+    assert "is over but holds 1 open reservation" in found["fake-1:4"]
     assert "not in the ledger: fake-1:5:b9" in found["fake-1:5"]
 
 

@@ -74,5 +74,8 @@ def player_token(args: argparse.Namespace) -> int:
         return _fail("serve.no_secret", f"set {env} to the studio's key (32 characters or more)")
     if not 0 < args.ttl <= 7 * 24 * 3600:
         return _fail("token.bad_ttl", "--ttl is seconds, at most a week")
-    print(TokenSigner(secret, _WallClock()).player_token(args.player, args.ttl))
+    try:
+        print(TokenSigner(secret, _WallClock()).player_token(args.player, args.ttl))
+    except ValueError as e:
+        return _fail("token.bad_player_id", str(e))
     return 0

@@ -38,9 +38,12 @@ async def start_site(studio: Studio, host: str, port: int) -> tuple[web.AppRunne
     from studio.runtime import tune_gc
     from studio.web.access_log import PathOnlyAccessLogger
     from studio.web.app import create_app
+    from studio.web.http_errors import PARSER_LIMIT, JsonErrorServer
 
-    runner = web.AppRunner(create_app(studio), access_log_class=PathOnlyAccessLogger)
+    runner = web.AppRunner(create_app(studio), access_log_class=PathOnlyAccessLogger,
+                           max_line_size=PARSER_LIMIT, max_field_size=PARSER_LIMIT)
     await runner.setup()
+    runner.server.__class__ = JsonErrorServer  # aiohttp's own refusals answer in JSON too
     site = web.TCPSite(runner, host, port)
     await site.start()
     tune_gc()

@@ -269,13 +269,34 @@ def verify_replays(
                 .group_by(_EV.c.round_id).order_by(func.min(_EV.c.seq))
             )
         ]
-        for round_id in round_ids:
+        for n, round_id in enumerate(round_ids):
             rounds += 1
             events = event_log.read(tx, stream_id=stream_id, round_id=round_id)
             problem = _replay_round(tx, stream_id, round_id, events, replayer)
-            if problem is not None and len(problems) < MAX_PROBLEMS_PER_CHECK:
-                problems.append(problem)
+            # Rounds run one after another: only a stream's last round can be in flight
+            in_flight = n == len(round_ids) - 1 and not any(
+                e.type in ROUND_ENDS for e in events)
+            stuck = None if in_flight else _open_reservations(tx, stream_id, round_id)
+            for p in (problem, stuck):
+                if p is not None and len(problems) < MAX_PROBLEMS_PER_CHECK:
+                    problems.append(p)
     return problems, rounds, streams
+
+
+ROUND_ENDS = frozenset({"round_closed", "round_voided"})
+
+
+def _open_reservations(tx: Tx, stream_id: str, round_id: str) -> Problem | None:
+    """A round that is over holds no money: a reservation left open is stuck money."""
+    stuck = ledger.open_reservations(tx, round_id=round_id)
+    if not stuck:
+        return None
+    ids = [m.id for m in stuck]
+    return Problem("audit.open_reservation",
+                   f"round {round_id!r} of stream {stream_id!r} is over but holds "
+                   f"{len(ids)} open reservation(s) ({sum(m.amount for m in stuck)} cents): "
+                   f"{', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}",
+                   stream_id, round_id=round_id)
 
 
 def _replay_round(

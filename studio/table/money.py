@@ -3,14 +3,31 @@ writes them) and the audit replay (which checks them), so the two cannot drift a
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 
 from studio import ledger
 from studio.table.seam import Event, Game, Placement, RoundState
 
+MAX_ID = 180  # the ledger takes ids up to 200 characters: room for a ":void" and more
+
+
+def fit(movement_id: str) -> str:
+    """A movement id derived from the round, the placement and what happens to it, made to
+    fit the ledger: a long one keeps its start and ends in a digest of the whole, so it stays
+    unique and the same whenever it is derived again (the audit derives it again)."""
+    if len(movement_id) <= MAX_ID:
+        return movement_id
+    digest = hashlib.sha256(movement_id.encode()).hexdigest()[:40]
+    return f"{movement_id[:MAX_ID - 42]}~{digest}"
+
+
+def movement_id(round_id: str, placement_id: str, what: str) -> str:
+    return fit(f"{round_id}/{placement_id}/{what}")
+
 
 def reservation_id(round_id: str, placement_id: str) -> str:
-    return f"{round_id}/{placement_id}/reserve"
+    return movement_id(round_id, placement_id, "reserve")
 
 
 def allocate(returned: int, stakes: list[int]) -> list[int]:
@@ -27,12 +44,12 @@ def reserve_for(round_id: str, p: Placement, group: str | None = None) -> ledger
 
 
 def cancel_for(round_id: str, placement_id: str) -> ledger.Release:
-    return ledger.Release(f"{round_id}/{placement_id}/cancel",
+    return ledger.Release(movement_id(round_id, placement_id, "cancel"),
                           reservation_id(round_id, placement_id))
 
 
 def recovery_release(reservation: str) -> ledger.Release:
-    return ledger.Release(f"{reservation}:void", reservation)
+    return ledger.Release(fit(f"{reservation}:void"), reservation)
 
 
 def closes_for(game: Game, state: RoundState, events: Iterable[Event]) -> list[ledger.Close]:
@@ -53,26 +70,26 @@ def closes_for(game: Game, state: RoundState, events: Iterable[Event]) -> list[l
         shares = [returned] if len(placements) == 1 else allocate(
             returned, [p.amount for p in placements])
         for p, share in zip(placements, shares, strict=True):
-            out.append((f"{rid}/{p.placement_id}/settle", reservation_id(rid, p.placement_id),
-                        share, p.player, p.amount, rid))
+            out.append((movement_id(rid, p.placement_id, "settle"),
+                        reservation_id(rid, p.placement_id), share, p.player, p.amount, rid))
 
     for e in events:
         if e.type in settlement:
             for player, position, kind, _, returned in game.spots(e):
                 placed = by_spot.get((player, position, kind), ())
                 if returned is None:
-                    out.extend((f"{rid}/{p.placement_id}/refund",
+                    out.extend((movement_id(rid, p.placement_id, "refund"),
                                 reservation_id(rid, p.placement_id), None, p.player, p.amount,
                                 rid) for p in placed)
                 elif len(placed) == 1:  # the common case inline: 30,000 in a settlement
                     p = placed[0]
-                    out.append((f"{rid}/{p.placement_id}/settle",
+                    out.append((movement_id(rid, p.placement_id, "settle"),
                                 reservation_id(rid, p.placement_id), returned, p.player,
                                 p.amount, rid))
                 elif placed:
                     pay(list(placed), returned)
         elif e.type == "round_voided":
-            out.extend((f"{rid}/{r['placement_id']}/void",
+            out.extend((movement_id(rid, r["placement_id"], "void"),
                         reservation_id(rid, r["placement_id"]), None, r["player"], r["amount"],
                         rid) for r in e.data["refunds"])
     return out

@@ -27,6 +27,7 @@ from studio.games import GAMES
 from studio.web import player_api, staff, technician_api
 from studio.web.context import STUDIO, Studio
 from studio.web.errors import WebError
+from studio.web.http_errors import header_limit
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,8 @@ async def tables(request: web.Request) -> web.Response:
 
 
 def create_app(studio: Studio) -> web.Application:
-    app = web.Application(middlewares=[errors_as_json], client_max_size=64 * 1024)
+    app = web.Application(middlewares=[header_limit, errors_as_json],
+                          client_max_size=64 * 1024)
     app[STUDIO] = studio
     app.router.add_get("/", index)
     app.router.add_get("/play", play)

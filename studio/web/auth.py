@@ -15,6 +15,7 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Literal
@@ -57,7 +58,8 @@ class TokenSigner:
         self.clock = clock
 
     def _mac(self, payload: str) -> str:
-        return _b64(hmac.new(self._key, payload.encode("ascii"), hashlib.sha256).digest())
+        return _b64(hmac.new(self._key, payload.encode("utf-8", "surrogatepass"),
+                             hashlib.sha256).digest())
 
     def sign(self, typ: str, sub: str, ttl_s: float, **claims: str) -> str:
         now = self.clock.now()
@@ -70,6 +72,8 @@ class TokenSigner:
         """The token's claims, or WebError auth.missing_token / invalid_token / token_expired."""
         if not token:
             raise WebError(401, "auth.missing_token", "a token is required")
+        if not isinstance(token, str) or not token.isascii():  # tokens are base64url
+            raise WebError(401, "auth.invalid_token", "the token is not valid")
         payload, _, mac = token.partition(".")
         if not payload or not mac or not hmac.compare_digest(self._mac(payload), mac):
             raise WebError(401, "auth.invalid_token", "the token is not valid")
@@ -87,10 +91,18 @@ class TokenSigner:
 
     def player_token(self, player_id: str, ttl_s: float) -> str:
         """What the operator hands a player (the demo prints one)."""
+        if not valid_player_id(player_id):
+            raise ValueError(f"a player id is 1 to {MAX_PLAYER_ID} letters, digits, '.', '_' "
+                             f"or '-': {player_id!r}")
         return self.sign("player", player_id, ttl_s)
 
     def player(self, token: str | None) -> Identity:
-        return Identity("player", self.verify(token, "player")["sub"])
+        sub = self.verify(token, "player")["sub"]
+        if not valid_player_id(sub):  # ids name ledger accounts: nothing else may pass
+            raise WebError(401, "auth.invalid_player_id",
+                           f"a player id is 1 to {MAX_PLAYER_ID} letters, digits, '.', '_' "
+                           "or '-'")
+        return Identity("player", sub)
 
     # -- staff --------------------------------------------------------------------------
 
@@ -102,6 +114,16 @@ class TokenSigner:
         if claims.get("role") not in ("dealer", "technician"):
             raise WebError(401, "auth.invalid_token", "the token is not valid")
         return Identity(claims["role"], claims["sub"])
+
+
+MAX_PLAYER_ID = 64
+_PLAYER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,%d}" % (MAX_PLAYER_ID - 1))
+
+
+def valid_player_id(player_id: object) -> bool:
+    """Player ids name ledger accounts ("p001", "p001:held"): a ':' or '/' could reach another
+    account or another id's space, and a long one would overflow the ids derived from it."""
+    return isinstance(player_id, str) and _PLAYER_ID.fullmatch(player_id) is not None
 
 
 def hash_password(password: str, *, iterations: int = PBKDF2_ITERATIONS,

@@ -117,12 +117,42 @@ def _problems(e: ValidationError) -> list[str]:
             for err in e.errors()]
 
 
+MAX_DEPTH = 32  # no command nests deeper; a deeper body is refused before it is parsed
+
+
+def _too_deep(raw: bytes | str) -> bool:
+    """Whether brackets nest deeper than MAX_DEPTH (strings skipped): a body nested thousands
+    deep would exhaust the parser's recursion, so it is refused before parsing."""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
 def parse_json(raw: bytes | str) -> Any:
     if len(raw) > MAX_BODY:
         raise WebError(413, "request.too_large", f"at most {MAX_BODY} bytes")
+    if _too_deep(raw):
+        raise WebError(400, "request.too_deep", f"JSON nested deeper than {MAX_DEPTH} levels")
     try:
         return json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise WebError(400, "request.malformed_json", "the body is not valid JSON") from None
 
 

@@ -1,0 +1,164 @@
+"""Defects found by probing the studio from outside (issue 19), each with the test that failed
+before its fix: ids that overflow the ledger after a crash, stuck reservations the audit did not
+see, 500s on bad input, player ids that reach other accounts."""
+
+from __future__ import annotations
+
+import asyncio
+
+import aiohttp
+import pytest
+
+from studio import ledger
+from studio.storage import audit, event_log
+from studio.storage.event_log import NewEvent
+from studio.table import replay
+from studio.table.hub import Hub
+from studio.table.money import fit, recovery_release, reservation_id
+from studio.table.private import PrivateTables
+from tests.browser.harness import StudioHarness
+from tests.quota_fissa_harness import StackedShoe, quota_fissa_config
+from tests.test_private_tables import Tables
+
+LONG_PLAYER = "p" * 64
+LONG_KEY = "k" * 64
+
+
+# ---------------------------------------------------------------- 1. ids that always fit
+
+
+def test_derived_ids_fit_the_ledger_and_are_the_same_when_derived_again():
+    long_round = f"sem-quota-fissa-1/{LONG_PLAYER}-000001"
+    placement = f"{LONG_PLAYER}/{LONG_KEY}/0"
+    rid = reservation_id(long_round, placement)
+    void = recovery_release(rid).movement_id
+    assert len(rid) <= 200 and len(void) <= 200
+    assert rid == reservation_id(long_round, placement)  # the audit derives the same id
+    assert rid != reservation_id(long_round, placement[:-1] + "1")  # and ids stay apart
+    assert fit("short/id") == "short/id"
+
+
+async def test_a_crash_with_the_longest_ids_recovers_and_refunds(store):
+    """A 64-character player with a 64-character key on a private table (the longest round
+    ids): the stake is accepted, and after a crash the studio starts and refunds it."""
+    t = Tables(store)
+    t.credit(LONG_PLAYER, 5_000)
+    t.shoe.stacks.append(["4c", "2d"])
+    actor = await t.private.open(LONG_PLAYER)
+    answer = await actor.deal(LONG_PLAYER, 1000, LONG_KEY)
+    assert answer["ok"], answer
+    await t.private.stop()  # the process dies with the hand in flight
+    again = PrivateTables(quota_fissa_config(), store, t.clock, Hub(), shoe=StackedShoe)
+    assert await again.recover() == [LONG_PLAYER]
+    assert t.balance(LONG_PLAYER) == (5_000, 0)
+    report = audit.verify(store, replayers=replay.replayers(),
+                          games={"table:sem-quota-fissa-1": "sette-e-mezzo-quota-fissa"})
+    assert report.ok, report.problems
+    await again.stop()
+
+
+async def test_the_audit_reports_reservations_left_open_by_a_round_that_is_over(store):
+    t = Tables(store)
+    t.credit("ann", 5_000)
+    await t.deal("ann", 1000, "4c 2d")  # a hand in flight: its reservation is open, fine
+    report = audit.verify(store, replayers=replay.replayers(),
+                          games={"table:sem-quota-fissa-1": "sette-e-mezzo-quota-fissa"})
+    assert report.ok, report.problems
+    # the log says the hand is over, but its money was never released: stuck money
+    actor = t.private.instances["ann"].actor
+    rid = actor.state.round_id
+    with store.transaction() as tx:
+        event_log.append(tx, [NewEvent(actor.stream, "round_voided", {
+            "round_id": rid, "reason": "forged", "refunds": [], "private": False}, rid)])
+    report = audit.verify(store, replayers=replay.replayers(),
+                          games={"table:sem-quota-fissa-1": "sette-e-mezzo-quota-fissa"})
+    codes = {p.code for p in report.problems}
+    assert "audit.open_reservation" in codes, report.problems
+
+
+# ------------------------------------------------------------- 4 and 7. bad input, ids
+
+
+@pytest.fixture
+async def studio(tmp_path):
+    h = StudioHarness(tmp_path)
+    await h.start()
+    h.credit("ann", 10_000)
+    yield h
+    await h.stop()
+
+
+@pytest.fixture
+async def client(studio, aiohttp_client):
+    return await aiohttp_client(studio.app)
+
+
+async def test_json_nested_thousands_deep_is_a_400_on_http_and_on_the_socket(studio, client):
+    token = studio.token("ann")
+    r = await client.post("/api/player/join", json={"table_id": studio.table_id},
+                          headers={"Authorization": f"Bearer {token}"})
+    session = (await r.json())["session_id"]
+    headers = {"Authorization": f"Bearer {token}", "X-Session": session}
+    for depth in (40, 1000, 5000):
+        body = "[" * depth + "]" * depth
+        r = await client.post("/api/player/bets", data=body, headers=headers)
+        assert (r.status, (await r.json())["error"]["code"]) == (400, "request.too_deep")
+    nested = '{"key": "abcdefgh12", "bets": [' + "[" * 900 + "]" * 900 + "]}"
+    r = await client.post("/api/player/bets", data=nested, headers=headers)
+    assert r.status == 400
+    ws = await client.ws_connect(f"/ws/player?token={token}&session={session}",
+                                 headers={"Origin": str(client.make_url("/")).rstrip("/")})
+    assert (await ws.receive_json(timeout=10))["type"] == "state"
+    await ws.send_str("[" * 1000 + "]" * 1000)
+    msg = await ws.receive_json(timeout=10)
+    while msg["type"] != "error":
+        msg = await ws.receive_json(timeout=10)
+    assert msg["error"]["code"] == "request.too_deep"
+    await ws.send_str('{"type": "ping"}')  # the socket is still there
+    msg = await ws.receive_json(timeout=10)
+    while msg["type"] != "pong":
+        msg = await ws.receive_json(timeout=10)
+    await ws.close()
+
+
+async def test_non_ascii_tokens_and_cookies_are_refused_not_500(studio, client):
+    for token in ("é.é", "tøken.mac", "a.\u2603"):
+        r = await client.post("/api/player/join", json={"table_id": studio.table_id},
+                              headers={"Authorization": f"Bearer {token}".encode().decode(
+                                  "latin-1")})
+        assert r.status == 401, await r.text()
+        assert (await r.json())["error"]["code"] == "auth.invalid_token"
+    client.session.cookie_jar.update_cookies({"studio_staff": "ünïcode.cookie"})
+    r = await client.get(f"/api/tables/{studio.table_id}/dealer/state")
+    assert r.status in (401, 404), await r.text()
+    assert (await r.json())["ok"] is False
+
+
+async def test_player_ids_that_could_reach_other_accounts_are_refused(studio, client):
+    signer = studio.studio.signer
+    for bad in ("p001:held", "a/b", "", "x" * 65, "ümlaut", " ann"):
+        with pytest.raises(ValueError):
+            signer.player_token(bad, 60)
+        forged = signer.sign("player", bad or "-", 60) if bad else signer.sign("player", "-", 60)
+        r = await client.post("/api/player/join", json={"table_id": studio.table_id},
+                              headers={"Authorization": f"Bearer {forged}"})
+        code = (await r.json())["error"]["code"]
+        assert (r.status, code) == (401, "auth.invalid_player_id"), bad
+    with studio.store.reader() as tx:
+        assert ledger.balance(tx, "ann") == (10_000, 0)
+
+
+async def test_a_header_over_8_kb_gets_the_json_error_shape(studio):
+    from studio.commands.hosting import start_site
+
+    runner, base = await start_site(studio.studio, "127.0.0.1", 0)
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(f"{base}/api/tables", headers={"X-Big": "a" * 9000}) as r:
+                assert r.status == 431 and r.content_type == "application/json"
+                assert (await r.json())["error"]["code"] == "request.header_too_large"
+            async with s.get(f"{base}/api/tables") as r:  # the studio is fine
+                assert r.status == 200
+    finally:
+        await runner.cleanup()
+        await asyncio.sleep(0)
