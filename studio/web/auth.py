@@ -117,7 +117,7 @@ class TokenSigner:
 
 
 MAX_PLAYER_ID = 64
-_PLAYER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,%d}" % (MAX_PLAYER_ID - 1))
+_PLAYER_ID = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{MAX_PLAYER_ID - 1}}}")
 
 
 def valid_player_id(player_id: object) -> bool:
