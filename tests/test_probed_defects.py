@@ -162,3 +162,97 @@ async def test_a_header_over_8_kb_gets_the_json_error_shape(studio):
     finally:
         await runner.cleanup()
         await asyncio.sleep(0)
+
+
+# ------------------------------------------------------- 2 and 3. bounded sockets and queues
+
+
+class _StuckSocket:
+    """A client that never reads: every send waits forever."""
+
+    async def send_json(self, message):
+        await asyncio.Event().wait()
+
+    async def close(self, **kwargs):
+        return None
+
+
+async def test_a_client_that_sends_and_never_reads_is_dropped_not_buffered(studio):
+    from studio.web import ws as wsmod
+
+    conn = wsmod.Connection(_StuckSocket(), studio.service, "player:ann", lambda b: {})
+    for _ in range(wsmod.MAX_QUEUE * 3):  # pongs and errors for a ping flood
+        conn.send_now({"type": "pong"})
+    assert conn.closing == (4008, "ws.too_slow")
+    assert conn.queue.qsize() <= wsmod.MAX_QUEUE + 2
+
+
+async def test_a_session_holds_three_sockets_and_a_fourth_drops_the_oldest(studio, client):
+    from studio.web.ws import MAX_SOCKETS_PER_SESSION
+
+    token = studio.token("ann")
+    r = await client.post("/api/player/join", json={"table_id": studio.table_id},
+                          headers={"Authorization": f"Bearer {token}"})
+    session = (await r.json())["session_id"]
+    origin = str(client.make_url("/")).rstrip("/")
+    sockets = []
+    for _ in range(MAX_SOCKETS_PER_SESSION + 2):
+        ws = await client.ws_connect(f"/ws/player?token={token}&session={session}",
+                                     headers={"Origin": origin})
+        assert (await ws.receive_json(timeout=10))["type"] == "state"
+        sockets.append(ws)
+    for old in sockets[:2]:
+        msg = await old.receive_json(timeout=10)
+        while msg["type"] != "session_closed":
+            msg = await old.receive_json(timeout=10)
+        assert msg["code"] == "ws.replaced"
+        closing = await old.receive(timeout=10)
+        assert closing.data == 4009
+    live = studio.studio.sessions.current("ann").sockets
+    assert len(live) == MAX_SOCKETS_PER_SESSION
+    for ws in sockets:
+        await ws.close()
+
+
+# ----------------------------------------------------------- 6. neutral errors for players
+
+
+async def test_a_database_failure_reaches_players_as_a_stable_code_never_its_text(
+        studio, client, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from studio.table import actor as actor_module
+
+    token = studio.token("ann")
+    r = await client.post("/api/player/join", json={"table_id": studio.table_id},
+                          headers={"Authorization": f"Bearer {token}"})
+    headers = {"Authorization": f"Bearer {token}", "X-Session": (await r.json())["session_id"]}
+
+    def full_disk(*args, **kwargs):
+        raise OperationalError("INSERT INTO ledger_movement", {}, Exception(
+            "database or disk is full (sqlite:////var/studio/studio.db)"))
+    monkeypatch.setattr(actor_module.ledger, "reserve_many", full_disk)
+    r = await client.post("/api/player/bets", headers=headers, json={
+        "key": "k" * 12, "bets": [{"position": 1, "amount": 500}]})
+    body = await r.json()
+    assert body["error"]["code"] == "table.internal_error"
+    text = str(body).lower()
+    assert "sqlite" not in text and "disk" not in text and "insert" not in text
+    assert studio.actor.paused  # the dealer resolves it
+    # a paused table's reason never reaches a player, in views or in refusals
+    r = await client.post("/api/player/decide", headers=headers, json={
+        "key": "d" * 12, "position": 1, "choice": "carta"})
+    assert (await r.json())["error"] == {"code": "table.paused",
+                                         "message": "the table is paused"}
+    state = await (await client.get("/api/player/state", headers=headers)).json()
+    assert state["table"]["paused"] == "paused"
+    # reads that fail answer a stable 503, not a 500
+    monkeypatch.undo()
+
+    def broken_reader(*args, **kwargs):
+        raise OperationalError("SELECT", {}, Exception("unable to open database file"))
+    monkeypatch.setattr(studio.store, "reader", broken_reader)
+    r = await client.get("/api/player/balance", headers=headers)
+    body = await r.json()
+    assert (r.status, body["error"]["code"]) == (503, "server.storage_unavailable")
+    assert "database file" not in str(body)

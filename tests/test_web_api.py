@@ -342,6 +342,15 @@ async def test_the_table_video_is_mounted_for_players_with_a_token(tmp_path, aio
         assert (r.status, (await r.json())["error"]) == (400, "streaming.bad_offer")
         r = await client.get(f"/video/{h.table_id}/static/video_client.js")
         assert r.status == 200 and "startVideo" in await r.text()
+        # the stream's metrics name every viewer: staff only, never a player
+        metrics = f"/video/{h.table_id}/metrics"
+        r = await client.get(metrics, headers={"Authorization": f"Bearer {h.token('ann')}"})
+        assert (r.status, (await r.json())["error"]) == (401, "streaming.unauthorized")
+        r = await client.post("/api/staff/login", json={"username": DEALER[0],
+                                                        "password": DEALER[1]})
+        assert r.status == 200
+        r = await client.get(metrics)
+        assert r.status == 200 and "peer_connections" in await r.json()
     finally:
         await h.stop()
 

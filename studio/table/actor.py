@@ -318,8 +318,13 @@ class TableActor:
             log.exception("table %s: %s failed", self.table_id, fn.__name__)
             cmds = arg if isinstance(arg, list) else [arg]
             for c in cmds:
-                self._answer(c, error_answer("table.internal_error", str(e)))
-            self._alert("table.internal_error", f"internal error: {e}")
+                self._answer(c, error_answer(
+                    "table.internal_error",
+                    "the table could not take this command; it is paused until the dealer "
+                    "resumes it"))
+            # the dealer learns what kind of failure it was; the details stay in the log
+            self._alert("table.internal_error", f"internal error ({type(e).__name__}): the "
+                        "table is paused; resume when the cause is fixed, or void the round")
             self.paused = self.paused or "internal error"
 
     def _answer(self, cmd: _Command, answer: dict[str, Any]) -> None:
@@ -796,7 +801,7 @@ class TableActor:
         a = c.args
         card = parse_card(a["code"])
         if self.paused and a["source"] != "manual":
-            raise core.RoundError("table.paused", f"the table is paused: {self.paused}")
+            raise core.RoundError("table.paused", "the table is paused")
         if self.state is None or self.state.finished:
             raise core.RoundError("card.not_expected", "no round is being dealt")
         self._card_step(core.CardSeen(card, a["source"], a.get("deck_set")))
@@ -844,7 +849,8 @@ class TableActor:
             raise CommandError("decision.bad_choice",
                                f"choose {' or '.join(map(repr, self.game.choices))}")
         if self.paused:
-            raise CommandError("table.paused", f"the table is paused: {self.paused}")
+            raise CommandError("table.paused", "the table is paused")  # never why: a
+            # pause names device faults, which are the dealer's and the technicians' business
         new, events = self.game.step(self.state, core.Decide(
             a["player"], a["position"], self.game.choices[a["choice"]]))
         answer = {"ok": True, "choice": a["choice"]}

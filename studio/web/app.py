@@ -19,6 +19,7 @@ import logging
 from pathlib import Path
 
 from aiohttp import web
+from sqlalchemy.exc import SQLAlchemyError
 
 from dealer_console import routes as dealer_routes
 from devices.camera.assets import ASSETS_DIR, BACK_FILE
@@ -26,6 +27,7 @@ from studio.cards import CardCodeError, DeckArt, parse_card, scan_file_name
 from studio.games import GAMES
 from studio.web import player_api, staff, technician_api
 from studio.web.context import STUDIO, Studio
+from studio.storage import StorageError
 from studio.web.errors import WebError
 from studio.web.http_errors import header_limit
 
@@ -56,6 +58,13 @@ async def errors_as_json(request: web.Request, handler):
         return WebError(e.status, code, e.reason).response()
     except WebError as e:
         return e.response()
+    except (SQLAlchemyError, StorageError):
+        log.exception("storage failed on %s %s", request.method, request.path)
+        if request.path.startswith("/api/"):
+            return WebError(503, "server.storage_unavailable",
+                            "the studio cannot reach its records right now; try again shortly"
+                            ).response()
+        raise
     except Exception:
         log.exception("unexpected error on %s %s", request.method, request.path)
         if request.path.startswith("/api/"):
@@ -158,4 +167,14 @@ def _mount_video(app: web.Application, studio: Studio, table_id: str, service) -
         except WebError:
             return None
 
-    app.add_subapp(f"/video/{table_id}/", create_streaming_app(service, authorize))
+    def authorize_staff(request: web.Request) -> str | None:
+        """The stream's metrics name every viewer's player id: staff only."""
+        from studio.web.staff import COOKIE
+
+        try:
+            return studio.signer.staff(request.cookies.get(COOKIE)).id
+        except WebError:
+            return None
+
+    app.add_subapp(f"/video/{table_id}/", create_streaming_app(service, authorize,
+                                                               authorize_staff))

@@ -223,7 +223,15 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     conn = wsmod.Connection(ws, table, who.audience, state_message)
     if session.closed:  # closed while we were shaking hands
         conn.close(session.closed)
+    session.sockets.append(conn)  # a session holds a few sockets: a new one drops the oldest
+    while len(session.sockets) > wsmod.MAX_SOCKETS_PER_SESSION:
+        session.sockets.pop(0).close("ws.replaced")
     stop_listening = session.on_close(conn.close)
+
+    def forget() -> None:
+        if conn in session.sockets:
+            session.sockets.remove(conn)
+    stop_listening = _both(stop_listening, forget)
     private = studio.private_of(table)
     if private is None:
         return await wsmod.serve(request, conn, studio.limiter, [stop_listening])
@@ -232,6 +240,13 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         return await wsmod.serve(request, conn, studio.limiter, [stop_listening])
     finally:
         private.disconnected(who.id, id(conn))
+
+
+def _both(first: Any, second: Any) -> Any:
+    def run() -> None:
+        first()
+        second()
+    return run
 
 
 def add_routes(app: web.Application) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from studio.clock import Clock, Timer
 from studio.web.errors import WebError
@@ -22,6 +23,7 @@ CLOSE_MESSAGES = {
     "session.replaced": "you connected from another window or device: this one is closed",
     "session.inactive": "no game action for 20 minutes: the session is closed",
     "session.closed": "the session is closed",
+    "ws.replaced": "this session opened newer connections: this one is closed",
 }
 
 
@@ -34,6 +36,7 @@ class PlayerSession:
     last_action: float
     closed: str | None = None  # the closing code, once closed
     _listeners: list[Callable[[str], None]] = field(default_factory=list)
+    sockets: list[Any] = field(default_factory=list)  # its open WebSockets, oldest first
     _timer: Timer | None = None
 
     def on_close(self, listener: Callable[[str], None]) -> Callable[[], None]:

@@ -9,7 +9,8 @@ Server -> client messages:
     {"type": "pong"}                       answer to {"type": "ping"}
     {"type": "error", "error": {code, message}}   a message of the client was refused
     {"type": "session_closed", "code", "message"} then the socket closes (4001 replaced,
-                                           4002 inactive, 4003 closed)
+                                           4002 inactive, 4003 closed, 4008 too slow,
+                                           4009 the session opened too many sockets)
 
 Client -> server: {"type": "ping"} and {"type": "resync"} (schemas.WS_MESSAGES). Commands go
 over HTTP, where each has its idempotency key and its answer.
@@ -37,9 +38,10 @@ from studio.web.tables import TableService
 
 log = logging.getLogger(__name__)
 
-MAX_QUEUE = 1000
+MAX_QUEUE = 1000  # messages waiting for one client, whatever put them there
+MAX_SOCKETS_PER_SESSION = 3  # a session opening a fourth socket loses its oldest
 CLOSE_CODES = {"session.replaced": 4001, "session.inactive": 4002, "session.closed": 4003,
-               "ws.too_slow": 4008}
+               "ws.too_slow": 4008, "ws.replaced": 4009}
 _CLOSE = object()
 
 
@@ -87,6 +89,13 @@ class Connection:
         self.queue.put_nowait(None)  # wake the sender
 
     def send_now(self, message: dict[str, Any]) -> None:
+        """An answer to the client's own message (pong, error): bounded like the events, so a
+        client that sends and never reads is dropped instead of growing the server."""
+        if self.closing:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.close("ws.too_slow", "the connection could not keep up; reconnect")
+            return
         self.queue.put_nowait(message)
 
     def close(self, code: str, message: str | None = None) -> None:
