@@ -256,3 +256,41 @@ async def test_a_database_failure_reaches_players_as_a_stable_code_never_its_tex
     body = await r.json()
     assert (r.status, body["error"]["code"]) == (503, "server.storage_unavailable")
     assert "database file" not in str(body)
+
+
+# ------------------------------------------------------- 9. no decision runs out while paused
+
+
+@pytest.mark.parametrize("pause", ["dealer", "device", "card"])
+async def test_a_pause_stops_the_decision_timer_and_resume_gives_a_full_one(store, pause):
+    from studio.web.tables import TableService
+    from tests.table_harness import Harness
+
+    h = Harness(store)
+    service = TableService(h.actor, h.clock)  # what the players' countdown reads
+    h.credit("ann", 10_000)
+    await h.start()
+    await h.bet("ann", 1, 1000)
+    await h.close_betting()
+    await h.cards("Ac 5c 3b")  # burn, ann 5, dealer 3: ann decides
+    assert h.actor.state.deciders() == ["ann"]
+    full = h.cfg.timers.decision_s
+    await h.advance(2)
+    if pause == "dealer":
+        await h.dealer("pause", reason="check")
+    elif pause == "device":
+        h.actor.device_status("sem-live-1/shuffler", False, "silent")
+        await h.actor.drain()
+    else:
+        await h.cards("5c")  # the same card again: doubtful, the table pauses
+    assert h.actor.paused
+    assert service.view("player:ann")["round"]["decision"] is None  # no countdown now
+    await h.advance(1)
+    await h.dealer("resume")
+    resumed = h.clock.now()
+    assert service.view("player:ann")["round"]["decision"]["deadline"] == resumed + full
+    await h.advance(full - 1)  # past the first deadline (2 + full): nothing happens
+    assert not h.events("decision_timed_out") and h.actor.state.deciders() == ["ann"]
+    await h.advance(1)  # the fresh deadline: resume + full
+    assert h.events("decision_timed_out")
+    await h.actor.stop()

@@ -325,7 +325,7 @@ class TableActor:
             # the dealer learns what kind of failure it was; the details stay in the log
             self._alert("table.internal_error", f"internal error ({type(e).__name__}): the "
                         "table is paused; resume when the cause is fixed, or void the round")
-            self.paused = self.paused or "internal error"
+            self._pause(self.paused or "internal error")
 
     def _answer(self, cmd: _Command, answer: dict[str, Any]) -> None:
         def deliver() -> None:
@@ -646,16 +646,24 @@ class TableActor:
                     lambda: self.post("decision_timeout", {"position": pos, "turn": turn}))
 
     def _timer(self, name: str, when: float, callback: Callable[[], None]) -> None:
-        old = self._timers.pop(name, None)
-        if old:
-            old.cancel()
+        self._cancel_timer(name)
         self._timers[name] = self.clock.call_at(when, callback, f"{self.table_id}:{name}")
 
-    def _round_finished(self, e: core.Event) -> None:
-        for name in ("decision", "betting"):
+    def _cancel_timer(self, *names: str) -> None:
+        """Stop timers (a timer merely forgotten would still fire)."""
+        for name in names:
             t = self._timers.pop(name, None)
-            if t:
+            if t is not None:
                 t.cancel()
+
+    def _pause(self, reason: str) -> None:
+        """Pause the table: no decision runs out while it is paused (resume gives a fresh,
+        full decision time)."""
+        self.paused = reason
+        self._cancel_timer("decision")
+
+    def _round_finished(self, e: core.Event) -> None:
+        self._cancel_timer("decision", "betting")
         self.rounds_completed += 1
         self.history.append({"round_id": e.data.get("round_id"), "type": e.type,
                              "dealer": e.data.get("dealer"), "reason": e.data.get("reason")})
@@ -811,8 +819,7 @@ class TableActor:
         """A doubtful card: recorded for the dealer (never shown to players), table paused."""
         if error["code"] == "table.paused":
             return
-        self.paused = f"card rejected: {error['code']}"
-        self._timers.pop("decision", None)
+        self._pause(f"card rejected: {error['code']}")
         event = core.Event("card_rejected", {"code": error["code"], "message": error["message"],
                                              "card": c.args.get("code"),
                                              "source": c.args.get("source")}, private=True)
@@ -833,7 +840,7 @@ class TableActor:
     def _do_device_status(self, c: _Command) -> dict[str, Any]:
         a = c.args
         if not a["online"]:
-            self.paused = f"{a['device']} offline"
+            self._pause(f"{a['device']} offline")
             self._alert("device.offline", f"{a['device']} is offline: {a['detail']}",
                         device=a["device"])
         else:
@@ -855,7 +862,7 @@ class TableActor:
             a["player"], a["position"], self.game.choices[a["choice"]]))
         answer = {"ok": True, "choice": a["choice"]}
         if not new.awaiting_decision or new.turn != self.state.turn:
-            self._timers.pop("decision", None)
+            self._cancel_timer("decision")
         self._transition(new, events, remember=(c, answer))
         return answer
 
@@ -933,16 +940,11 @@ class TableActor:
     def _do_dealer_stop(self, c: _Command) -> dict[str, Any]:
         """No new round after the current one."""
         self.running = False
-        t = self._timers.pop("next_round", None)
-        if t:
-            t.cancel()
+        self._cancel_timer("next_round")
         return self._remembered(c, {"ok": True, "running": False})
 
     def _do_dealer_pause(self, c: _Command) -> dict[str, Any]:
-        self.paused = c.args.get("reason") or "paused by the dealer"
-        t = self._timers.pop("decision", None)
-        if t:
-            t.cancel()
+        self._pause(c.args.get("reason") or "paused by the dealer")
         self._alert("table.paused", self.paused)
         return self._remembered(c, {"ok": True, "paused": self.paused})
 
@@ -971,11 +973,7 @@ class TableActor:
         if s.betting:  # the window's bets are in the book, not the round
             s = replace(s, placements=self.book.close())
         new, events = self.game.step(s, core.Void(reason))
-        self._timers.pop("decision", None)
-        for name in ("betting", "decision"):
-            t = self._timers.pop(name, None)
-            if t:
-                t.cancel()
+        self._cancel_timer("betting", "decision")
         answer = {"ok": True, "voided": new.round_id}
         self._transition(new, events, remember=(c, answer))
         return answer

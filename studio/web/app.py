@@ -25,9 +25,9 @@ from dealer_console import routes as dealer_routes
 from devices.camera.assets import ASSETS_DIR, BACK_FILE
 from studio.cards import CardCodeError, DeckArt, parse_card, scan_file_name
 from studio.games import GAMES
+from studio.storage import StorageError
 from studio.web import player_api, staff, technician_api
 from studio.web.context import STUDIO, Studio
-from studio.storage import StorageError
 from studio.web.errors import WebError
 from studio.web.http_errors import header_limit
 
