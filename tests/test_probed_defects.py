@@ -286,11 +286,57 @@ async def test_a_pause_stops_the_decision_timer_and_resume_gives_a_full_one(stor
     assert h.actor.paused
     assert service.view("player:ann")["round"]["decision"] is None  # no countdown now
     await h.advance(1)
-    await h.dealer("resume")
+    if pause == "device":  # the device is back; the dealer may resume
+        h.actor.device_status("sem-live-1/shuffler", True)
+        await h.actor.drain()
+    assert (await h.dealer("resume"))["ok"]
     resumed = h.clock.now()
     assert service.view("player:ann")["round"]["decision"]["deadline"] == resumed + full
     await h.advance(full - 1)  # past the first deadline (2 + full): nothing happens
     assert not h.events("decision_timed_out") and h.actor.state.deciders() == ["ann"]
     await h.advance(1)  # the fresh deadline: resume + full
     assert h.events("decision_timed_out")
+    await h.actor.stop()
+
+
+# ------------------------------------------------ 5. resume re-runs what a failure left undone
+
+
+async def test_resume_after_a_failed_window_close_closes_it_and_the_round_goes_on(
+        store, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from tests.table_harness import Harness
+
+    h = Harness(store)
+    h.credit("ann", 10_000)
+    await h.start()
+    assert (await h.bet("ann", 1, 1000))["ok"]
+    real = store.transaction
+
+    def full_disk():
+        raise OperationalError("INSERT INTO event_log", {}, Exception("disk is full"))
+    monkeypatch.setattr(store, "transaction", full_disk)
+    await h.close_betting()  # Stop alle puntate cannot be written: the table pauses
+    assert h.actor.paused and h.actor.state.betting
+    monkeypatch.setattr(store, "transaction", real)  # space is freed
+    assert (await h.dealer("resume"))["ok"]
+    await h.actor.drain()
+    assert not h.actor.state.betting  # the window closed; the round goes on
+    assert h.actor.state.placements and h.actor.snapshot()["round"]["expecting"]
+    await h.actor.stop()
+
+
+async def test_resume_is_refused_while_a_device_is_offline(store):
+    from tests.table_harness import Harness
+
+    h = Harness(store)
+    await h.start()
+    h.actor.device_status("sem-live-1/shoe", False, "cable")
+    await h.actor.drain()
+    refused = await h.dealer("resume")
+    assert refused["error"]["code"] == "table.device_offline" and h.actor.paused
+    h.actor.device_status("sem-live-1/shoe", True)
+    await h.actor.drain()
+    assert (await h.dealer("resume"))["ok"] and not h.actor.paused
     await h.actor.stop()

@@ -127,6 +127,7 @@ class TableActor:
         self.round_no = 0
         self.running = autostart
         self.paused: str | None = None
+        self.offline: set[str] = set()  # devices that said they are gone (resume waits)
         self.ready_deck: str | None = None
         self.last_bets: dict[str, list[tuple[int, str, int]]] = {}
         self.autoplay: dict[str, int] = {}
@@ -840,10 +841,12 @@ class TableActor:
     def _do_device_status(self, c: _Command) -> dict[str, Any]:
         a = c.args
         if not a["online"]:
+            self.offline.add(a["device"])
             self._pause(f"{a['device']} offline")
             self._alert("device.offline", f"{a['device']} is offline: {a['detail']}",
                         device=a["device"])
         else:
+            self.offline.discard(a["device"])
             self._alert("device.online", f"{a['device']} is back online; resume when ready",
                         device=a["device"])
         return {"ok": True}
@@ -949,8 +952,16 @@ class TableActor:
         return self._remembered(c, {"ok": True, "paused": self.paused})
 
     def _do_dealer_resume(self, c: _Command) -> dict[str, Any]:
+        if self.offline:
+            raise CommandError("table.device_offline",
+                               f"{', '.join(sorted(self.offline))} offline: resume when it is "
+                               "back, key the cards in, or void the round")
         self.paused = None
         self._alert("table.resumed", "the table is running again")
+        s = self.state
+        if s is not None and s.betting and self.clock.now() >= s.closes_at:
+            # the window's close failed (the reason of the pause): run it again now
+            self.post("close_betting", {})
         self._set_decision_timer()  # a fresh, full decision timer
         self._feed()
         return self._remembered(c, {"ok": True, "paused": None})
