@@ -59,6 +59,14 @@ class PtyPair:
         self.slave_path = os.ttyname(slave)
         if self.link:
             self.link.parent.mkdir(parents=True, exist_ok=True)
+            if self.link.is_symlink() and os.path.exists(self.link):
+                # another simulator is plugged in there: never take its place silently
+                for fd in (master, slave):
+                    os.close(fd)
+                self._master = self._slave = None
+                raise LinkInUse(f"{self.link} is the link of a simulator still running "
+                                f"(to {os.readlink(self.link)}): stop it, or use another "
+                                "STUDIO_INSTANCE")
             tmp = self.link.with_name(f".{self.link.name}.{os.getpid()}.tmp")
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
@@ -74,6 +82,12 @@ class PtyPair:
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self._master = self._slave = None
+
+
+class LinkInUse(FileExistsError):
+    """The link a simulator would make is another running simulator's."""
+
+    code = "sim.link_in_use"
 
 
 class SerialPortEnd:

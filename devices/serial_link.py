@@ -19,6 +19,7 @@ import heapq
 import itertools
 import logging
 import os
+import re
 import tempfile
 import time
 from abc import ABC, abstractmethod
@@ -137,9 +138,20 @@ class Backoff:
 # Ports
 
 
-def sim_link_path(table_id: str, device: str) -> Path:
+def sim_instance(instance: str | None = None) -> str:
+    """The studio instance whose simulator links these are: two studios on one machine (two
+    rehearsals, a demo beside a served studio) each have their own, so neither replaces the
+    other's. `STUDIO_INSTANCE` names it for `studio serve` and `studio sim`; "default" else."""
+    name = instance or os.environ.get("STUDIO_INSTANCE") or "default"
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name):
+        raise ValueError(f"a studio instance is a short name of letters and digits: {name!r}")
+    return name
+
+
+def sim_link_path(table_id: str, device: str, instance: str | None = None) -> Path:
     """Where `studio sim <device> --table <id>` puts its symlink when the config says "sim"."""
-    return Path(tempfile.gettempdir()) / "studio-sim" / f"{table_id}-{device}"
+    return (Path(tempfile.gettempdir()) / "studio-sim" / sim_instance(instance)
+            / f"{table_id}-{device}")
 
 
 def resolve_port(port: str, table_id: str, device: str) -> str:

@@ -340,3 +340,61 @@ async def test_resume_is_refused_while_a_device_is_offline(store):
     await h.actor.drain()
     assert (await h.dealer("resume"))["ok"] and not h.actor.paused
     await h.actor.stop()
+
+
+# ------------------------------------------------ 11. simulator links per studio instance
+
+
+def test_simulator_links_are_per_studio_instance(monkeypatch, tmp_path):
+    from devices.pty_pair import LinkInUse, PtyPair
+    from devices.serial_link import sim_link_path
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    a = sim_link_path("sem-live-1", "shoe", "rehearsal-a")
+    b = sim_link_path("sem-live-1", "shoe", "rehearsal-b")
+    assert a != b and a.parent.parent == b.parent.parent
+    monkeypatch.setenv("STUDIO_INSTANCE", "rehearsal-a")
+    assert sim_link_path("sem-live-1", "shoe") == a
+    with pytest.raises(ValueError):
+        sim_link_path("sem-live-1", "shoe", "../elsewhere")
+    first, second = PtyPair(a), PtyPair(a)
+    first.open()
+    try:
+        with pytest.raises(LinkInUse):  # never silently replaces a running simulator's link
+            second.open()
+        assert second.fd is None
+    finally:
+        first.close()
+    second.open()  # the first is gone: its place is free
+    second.close()
+
+
+def test_a_second_simulator_on_the_same_link_refuses_and_another_instance_runs(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    studio = Path(sys.executable).parent / "studio"
+    env = {**os.environ, "TMPDIR": str(tmp_path), "STUDIO_INSTANCE": "one"}
+
+    def start(extra_env: dict[str, str]) -> subprocess.Popen:
+        return subprocess.Popen([str(studio), "sim", "shoe", "--table", "sem-live-1",
+                                 "--heartbeat", "0"], env={**env, **extra_env},
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+    first = start({})
+    try:
+        assert first.stdout.readline().startswith("ready port=")
+        second = start({})
+        _, err = second.communicate(timeout=60)
+        assert second.returncode == 2 and "sim.link_in_use" in err
+        other = start({"STUDIO_INSTANCE": "two"})
+        assert other.stdout.readline().startswith("ready port=")
+        other.communicate("quit\n", timeout=60)
+    finally:
+        first.communicate("quit\n", timeout=60)
+    assert first.returncode == 0

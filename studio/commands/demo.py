@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
@@ -105,7 +106,9 @@ async def _serve(args: argparse.Namespace) -> None:
     shoe_cfg = table_cfg.devices.shoe
     timeout = getattr(shoe_cfg, "heartbeat_timeout_s", 3.0) if shoe_cfg else 3.0
     camera = _camera(table_cfg)
-    devices = SimulatedDevices(service, sim_link_path(table_cfg.id, "shoe").parent,
+    # the demo owns both ends of its simulators: links of its own, whatever else runs here
+    links = sim_link_path(table_cfg.id, "shoe", f"demo-{os.getpid()}").parent
+    devices = SimulatedDevices(service, links,
                                heartbeat_s=1.0, heartbeat_timeout_s=timeout,
                                auto_deal_s=args.deal_every or None, auto_shuffle=True,
                                camera=None if args.no_cross_check else camera)
@@ -154,6 +157,8 @@ async def _serve(args: argparse.Namespace) -> None:
     print("stopping…", flush=True)
     await runner.cleanup()
     await devices.stop()
+    with contextlib.suppress(OSError):
+        links.rmdir()  # the links went with the simulators
     for p in private:
         await p.stop()
     await actor.stop()

@@ -50,7 +50,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--baud", type=int, help="baud rate for --port (default: config or 115200)")
     p.add_argument("--config", help="studio TOML (default config/studio.toml)")
     p.add_argument("--table", help='table id: with port "sim" in its config, link at the '
-                                   "path the studio's reader opens")
+                                   "path the studio's reader opens (per STUDIO_INSTANCE)")
     p.add_argument("--seed", type=int, help="deterministic randomness (default SystemRandom)")
     p.add_argument("--heartbeat", type=float, default=1.0, metavar="S",
                    help="heartbeat interval in seconds (0: none)")
@@ -125,6 +125,7 @@ def _stdin_lines(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | Non
 
 
 async def _main(args: argparse.Namespace) -> int:
+    from devices.pty_pair import LinkInUse
     from devices.sim_device import SimError
 
     sim = _build(args)
@@ -132,7 +133,11 @@ async def _main(args: argparse.Namespace) -> int:
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    await sim.start()
+    try:
+        await sim.start()
+    except LinkInUse as e:
+        print(f"error {e.code} {e}", file=sys.stderr, flush=True)
+        return 2
     link = getattr(sim.link, "link", None)
     print(f"ready port={getattr(sim.link, 'slave_path', '') or sim.path} link={link or '-'}",
           flush=True)
