@@ -56,6 +56,10 @@ async def test_a_player_bets_hits_stands_and_sees_the_settlement(
     await expect(page.get_by_test_id("position-1-total")).to_have_text("5")
     await expect(page.get_by_test_id("btn-carta")).to_have_text("Carta (hit)", timeout=T)
     await expect(page.get_by_test_id("decision-timer")).to_have_text(re.compile(r"^\d+$"))
+    # while the 10-second timer runs, Carta and Stai are in sight without scrolling
+    for button in ("btn-carta", "btn-stai"):
+        box = await page.get_by_test_id(button).bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 900, box
     assert await page.locator("[data-card='7b']").count() == 0
 
     # the connection drops: the client reconnects and the state restores the view
@@ -142,6 +146,8 @@ async def test_two_players_on_one_position_one_stands_one_hits(
 
     await expect(bob.get_by_test_id("result")).to_contain_text("Vinto", timeout=T)
     await expect(ann.get_by_test_id("result")).to_contain_text("Perso", timeout=T)
+    lost = await ann.get_by_test_id("result").locator("[data-result=lose]").text_content()
+    assert "  " not in lost and lost.startswith("Posizione 2: Perso — "), lost
     await expect(ann.get_by_test_id("balance")).to_have_text(re.compile(r"^990,00\s€$"),
                                                              timeout=T)
     await expect(bob.get_by_test_id("balance")).to_have_text(re.compile(r"^1\.010,00\s€$"),

@@ -316,10 +316,11 @@ function addResult(ev) {
     const word = { win: t("won"), royal: t("won"), push: t("push") }[m.result] || t("lost");
     const won = m.returned > m.stake;
     const auto = ev.automatic_win ? ` (${t("automatic_win")})` : "";
+    const outcome = [word, m.returned ? money(m.returned, app.lang) : ""].filter(Boolean);
     line = el("div", { class: won ? "win" : m.returned ? "" : "lose",
       "data-result": m.result },
-    `${t("position")} ${ev.position}: ${word} ${m.returned ? money(m.returned, app.lang) : ""}`
-      + `${auto} — ${t("total")} ${totalText(ev.total)}`);
+    `${t("position")} ${ev.position}: ${outcome.join(" ")}${auto} — ${t("total")} `
+      + `${totalText(ev.total)}`);
     if (ev.mano_di_poker) {
       const p = ev.mano_di_poker;
       resultLines.push(el("div", { class: p.returned > p.stake ? "win" : "" },
