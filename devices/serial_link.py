@@ -426,10 +426,26 @@ class DeviceReader(ABC):
                 continue
             remaining = self._last_good_at + self.heartbeat_timeout_s - self.clock.now()
             if remaining <= 0:
+                self._read_waiting()  # what the device said while the loop was busy
+                remaining = self._last_good_at + self.heartbeat_timeout_s - self.clock.now()
+            if remaining <= 0:
                 self._go_offline(StatusCode.HEARTBEAT_TIMEOUT,
                                  f"no frame for {self.heartbeat_timeout_s:g} s")
                 continue
             await self.clock.sleep(remaining)
+
+    def _read_waiting(self) -> None:
+        """Read the bytes waiting in the port now. A device is alive when its frames reach
+        the port, whether or not the event loop (busy with thousands of players) has got
+        round to reading them: the watchdog asks the port before it says "offline"."""
+        while self._fd is not None:
+            try:
+                data = os.read(self._fd, 4096)
+            except OSError:  # nothing waiting (BlockingIOError), or the port is going
+                return
+            if not data:
+                return
+            self._on_bytes(data, self.clock.now())
 
 
 def _nak_reason(code: str) -> p.NakReason:

@@ -426,3 +426,17 @@ def test_from_config_resolves_sim_ports() -> None:
                                           table_id="t1")
     assert shuffler.port == "/dev/ttyS1"
     assert parse_card("Kd").is_matta  # the card code the wire carries is studio.cards'
+
+
+async def test_a_busy_event_loop_does_not_make_a_live_device_look_offline(
+        make_rig: Callable[..., Any]) -> None:
+    """Liveness is when the device's bytes reached the port, not when the studio's event loop
+    got round to reading them: a loop busy with thousands of players (a fan-out) must not
+    make a device that kept talking look silent (issue 19, item 10)."""
+    rig: Rig = await make_rig()
+    await asyncio.wait_for(rig.clock.wait_for_sleeper(3.0), SAFETY)  # the watchdog, at t=0
+    await rig.sim.heartbeat_now()  # written to the line; the loop has not read it yet
+    rig.clock.advance(3.0)  # the watchdog is due before the loop looks at the port
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert rig.reader.online and rig.reader.events.empty()

@@ -9,7 +9,10 @@ devices, studio/table/devices.py).
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +26,9 @@ from studio.web.history import HistoryProjection
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[dict[str, Any]], None]
+# A client that takes an event already encoded: (the JSON text of {"type": "event",
+# "event": ...}, the event). The text is made once per audience and variant, not per client.
+DeliverText = Callable[[str, dict[str, Any]], None]
 
 
 @dataclass
@@ -31,6 +37,7 @@ class Subscriber:
 
     audience: str
     deliver: Deliver
+    deliver_text: DeliverText | None = None
 
     @property
     def player(self) -> str | None:
@@ -49,6 +56,66 @@ def redact_for_player(event: dict[str, Any], player: str) -> dict[str, Any]:
     return out
 
 
+FANOUT_CHUNK = 1000  # messages delivered before the event loop gets a turn
+
+
+class _Delivery:
+    """One event on its way to its subscribers (a snapshot taken when it was published).
+
+    A public event is seen in at most three forms (staff; a player it names; any other
+    player): each form is made, and encoded for the sockets that take text, once, whatever
+    the number of clients."""
+
+    def __init__(self, event: dict[str, Any], audience: str, targets: list[Subscriber],
+                 plain: bool = False) -> None:
+        self.event = event
+        self.audience = audience
+        self.targets = targets
+        self.plain = plain  # the same message for every target (no redaction)
+        self.index = 0
+        self.forms: dict[Any, tuple[dict[str, Any], str | None]] = {}
+        self.named = event.get("player") if "player" in event else None
+        self.listed = set(event["players"]) if isinstance(event.get("players"), list) else None
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.targets)
+
+    def form(self, sub: Subscriber) -> tuple[dict[str, Any], str | None]:
+        player = sub.player
+        if self.plain or self.audience != "public" or player is None:
+            key: Any = "as-is"
+        else:
+            key = player == self.named if self.named is not None else (
+                player in self.listed if self.listed is not None else "player")
+        got = self.forms.get(key)
+        if got is None:
+            message = self.event if key == "as-is" else redact_for_player(self.event, player)
+            got = self.forms[key] = (message, None)
+        if sub.deliver_text is not None and got[1] is None:
+            got = self.forms[key] = (got[0], json.dumps({"type": "event", "event": got[0]},
+                                                         separators=(",", ":")))
+        return got
+
+    def run(self, budget: int, table_id: str) -> int:
+        """Deliver to up to `budget` subscribers; returns the budget left."""
+        targets = self.targets
+        while self.index < len(targets) and budget > 0:
+            sub = targets[self.index]
+            self.index += 1
+            budget -= 1
+            try:
+                message, text = self.form(sub)
+                if sub.deliver_text is not None:
+                    sub.deliver_text(text, message)
+                else:
+                    sub.deliver(message)
+            except Exception:  # one broken client must not stop the others
+                log.exception("table %s: delivering %s failed", table_id,
+                              self.event.get("type"))
+        return budget
+
+
 class TableService:
     def __init__(self, actor: TableActor, clock: Clock) -> None:
         self.actor = actor
@@ -62,6 +129,7 @@ class TableService:
         self._by_audience: dict[str, list[Subscriber]] = {}
         self._unsubscribe = actor.hub.subscribe(self._on_event)
         self.seq = 0  # events fanned out so far (clients see it as a change counter)
+        self._pending: deque[_Delivery] = deque()  # deliveries on their way, in order
         self._paused_seen = False
 
     def close(self) -> None:
@@ -73,8 +141,9 @@ class TableService:
     def _subscribers(self) -> list[Subscriber]:
         return [sub for subs in self._by_audience.values() for sub in subs]
 
-    def subscribe(self, audience: str, deliver: Deliver) -> Callable[[], None]:
-        sub = Subscriber(audience, deliver)
+    def subscribe(self, audience: str, deliver: Deliver,
+                  deliver_text: DeliverText | None = None) -> Callable[[], None]:
+        sub = Subscriber(audience, deliver, deliver_text)
         self._by_audience.setdefault(audience, []).append(sub)
 
         def unsubscribe() -> None:
@@ -94,19 +163,36 @@ class TableService:
         if paused != self._paused_seen:  # players learn of a pause (never its reason)
             self._paused_seen = paused
             status = {"type": "table_status", "table_id": self.table_id, "paused": paused}
-            for sub in list(self._subscribers):
-                if sub.player is not None:
-                    sub.deliver(status)
-        if audience == "public":  # everyone, each player seeing it as themselves
-            targets = [(sub, event if sub.player is None
-                        else redact_for_player(event, sub.player)) for sub in self._subscribers]
-        else:  # "dealer" or one player's own event
-            targets = [(sub, event) for sub in list(self._by_audience.get(audience, ()))]
-        for sub, message in targets:
-            try:
-                sub.deliver(message)
-            except Exception:  # one broken client must not stop the others
-                log.exception("table %s: delivering %s failed", self.table_id, event.get("type"))
+            self._queue(_Delivery(status, "public", [
+                sub for sub in self._subscribers if sub.player is not None], plain=True))
+        targets = (self._subscribers if audience == "public"
+                   else list(self._by_audience.get(audience, ())))
+        self._queue(_Delivery(event, audience, targets))
+
+    async def delivered(self) -> None:
+        """Until every event published so far has reached every subscriber."""
+        while self._pending:
+            await asyncio.sleep(0)
+
+    def _queue(self, delivery: _Delivery) -> None:
+        """Deliveries go out in order; whoever subscribed after an event was published does
+        not get it (their state has it already)."""
+        self._pending.append(delivery)
+        if len(self._pending) == 1:
+            self._pump()
+
+    def _pump(self) -> None:
+        """Deliver up to FANOUT_CHUNK messages, then let the event loop run (a serial
+        reader, a timer, another table) before the next chunk: 10,000 players never hold
+        the loop for the whole fan-out."""
+        budget = FANOUT_CHUNK
+        while self._pending:
+            d = self._pending[0]
+            budget = d.run(budget, self.table_id)
+            if budget <= 0 and not d.done:
+                asyncio.get_running_loop().call_soon(self._pump)
+                return
+            self._pending.popleft()
 
     def _track(self, audience: str, event: dict[str, Any]) -> None:
         kind = event.get("type")

@@ -70,15 +70,19 @@ class Connection:
     def start(self) -> Callable[[], None]:
         """Queue the state and subscribe, in one synchronous step; returns the unsubscribe."""
         self.queue.put_nowait(self._state(True))
-        return self.service.subscribe(self.audience, self.deliver)
+        return self.service.subscribe(self.audience, self.deliver, self.deliver_text)
 
     def deliver(self, event: dict[str, Any]) -> None:
+        self.deliver_text(None, event)
+
+    def deliver_text(self, text: str | None, event: dict[str, Any]) -> None:
+        """An event, already encoded once for every client that sees it in this form."""
         if self.closing:
             return
         if self.queue.qsize() >= MAX_QUEUE:
             self.close("ws.too_slow", "the connection could not keep up; reconnect")
             return
-        self.queue.put_nowait({"type": "event", "event": event})
+        self.queue.put_nowait(text if text is not None else {"type": "event", "event": event})
         self.dirty = True
         if event.get("player") is not None or event.get("type") in (
                 "bet_refunded", "round_voided", "player_settled"):
@@ -113,7 +117,9 @@ class Connection:
                 code, reason = self.closing or (4000, "closed")
                 await self.ws.close(code=code, message=reason.encode())
                 return
-            if msg is not None:
+            if isinstance(msg, str):
+                await self.ws.send_str(msg)  # encoded once for all its readers
+            elif msg is not None:
                 await self.ws.send_json(msg)
             if self.queue.empty() and self.dirty and not self.closing:
                 self.dirty = False
