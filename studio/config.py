@@ -176,8 +176,59 @@ class SetteEMezzoQuotaFissaTable(_Strict):
     session: SessionRules = SessionRules()
 
 
+class PuntoEBancoPaytableConfig(_Strict):
+    """Odds "X:1" per bet; Banco's commission in percent of its win (truncated to the cent)."""
+
+    punto: Odds = "1:1"
+    banco: Odds = "1:1"
+    banco_commission_pct: int = Field(default=5, ge=0, le=100)
+    pari: Odds = "9:1"
+    punto_pair: Odds = "15:1"
+    banco_pair: Odds = "15:1"
+
+    def to_paytable(self):  # -> studio.games.punto_e_banco.rules.Paytable
+        from studio.games.punto_e_banco.rules import Paytable
+
+        return Paytable(punto=parse_odds(self.punto), banco=parse_odds(self.banco),
+                        banco_commission=Fraction(self.banco_commission_pct, 100),
+                        pari=parse_odds(self.pari), punto_pair=parse_odds(self.punto_pair),
+                        banco_pair=parse_odds(self.banco_pair))
+
+
+class PuntoEBancoTable(_Strict):
+    """The regulation's virtual Punto e Banco table: a private table, one 52-card deck
+    shuffled before every hand. Its paytable is checked against the exact mathematics when
+    the configuration loads: a bet returning more than `max_return_pct` is refused."""
+
+    pace: ClassVar[str] = "private"
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    name: str
+    game: Literal["punto-e-banco"]
+    deck_art: DeckArt = DeckArt.FRENCH
+    decks: int = Field(default=1, ge=1, le=8)
+    limits: Limits
+    paytable: PuntoEBancoPaytableConfig = PuntoEBancoPaytableConfig()
+    max_return_pct: float = Field(default=100.0, gt=0)
+    session: SessionRules = SessionRules(idle_close_s=180)  # the regulation's 3 minutes
+
+    @model_validator(mode="after")
+    def _paytable_a_casino_can_run(self) -> PuntoEBancoTable:
+        from studio.games.punto_e_banco.mathematics import check_paytable
+
+        try:
+            paytable = self.paytable.to_paytable()
+        except OddsError as e:
+            raise ValueError(str(e)) from None
+        problems = check_paytable(paytable, self.decks,
+                                  Fraction(str(self.max_return_pct)) / 100)
+        if problems:
+            raise ValueError("paytable refused: " + "; ".join(problems))
+        return self
+
+
 TableConfig = Annotated[
-    SetteEMezzoLiveTable | SetteEMezzoQuotaFissaTable, Field(discriminator="game")
+    SetteEMezzoLiveTable | SetteEMezzoQuotaFissaTable | PuntoEBancoTable,
+    Field(discriminator="game")
 ]
 
 
@@ -260,7 +311,7 @@ def _key_path(loc: tuple[object, ...]) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("sette-e-mezzo-live", "sette-e-mezzo-quota-fissa"):
+        elif part in ("sette-e-mezzo-live", "sette-e-mezzo-quota-fissa", "punto-e-banco"):
             continue  # pydantic's discriminator tag, not a key of the file
         else:
             out += f".{part}" if out else str(part)
@@ -272,6 +323,8 @@ def parse_config(data: dict, source: str = "<config>") -> StudioConfig:
         cfg = StudioConfig.model_validate(data)
         for t in cfg.tables:  # odds must also divide sensibly
             for k, v in t.paytable.model_dump().items():
+                if not isinstance(v, str):  # a number (a percentage), not odds
+                    continue
                 try:
                     parse_odds(v)
                 except OddsError as e:

@@ -15,10 +15,13 @@ from studio.odds import format_odds
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rtp", help="exact theoretical return of a game (enumeration, no sampling)")
-    p.add_argument("game", choices=["sette-e-mezzo-live", "sette-e-mezzo-quota-fissa"])
+    p.add_argument("game", choices=["sette-e-mezzo-live", "sette-e-mezzo-quota-fissa",
+                                    "punto-e-banco"])
     p.add_argument("--config", help="studio TOML (default config/studio.toml)")
     p.add_argument("--table", help="table id whose paytable to use (default: the first of GAME)")
     p.add_argument("--json", action="store_true", help="print JSON (percentages, 4 decimals)")
+    p.add_argument("--decks", type=int, default=None,
+                   help="Punto e Banco: decks in the shoe (default: the table's)")
     p.set_defaults(func=run)
 
 
@@ -111,7 +114,37 @@ def _quota_fissa(table) -> tuple[dict[str, Any], list[str], list[DecisionCell]]:
     return {"paytable": {"win": format_odds(odds)}, "main": main}, lines, r.decisions
 
 
+def _punto_e_banco(args: argparse.Namespace) -> int:
+    """Every bet's exact return over the shoe's composition (the game's own rules)."""
+    from studio.games.punto_e_banco import mathematics as m
+
+    table = _paytable_of(args)
+    decks = args.decks or table.decks
+    if not 1 <= decks <= 16:
+        raise SystemExit("--decks is 1 to 16")
+    r = m.compute(table.paytable.to_paytable(), decks)
+    data = {"game": args.game, "table": table.id, "decks": decks,
+            "paytable": table.paytable.model_dump(),
+            "probabilities_pct": {o.value: pct(float(p)) for o, p in r.probabilities.items()},
+            "pair_pct": pct(float(r.pair)),
+            "returns_pct": {b.value: pct(float(x)) for b, x in r.returns.items()},
+            "house_edge_pct": {b.value: pct(1 - float(x)) for b, x in r.returns.items()}}
+    if args.json:
+        json.dump(data, sys.stdout, indent=2)
+        print()
+        return 0
+    print(f"Punto e Banco - table {table.id} - exact enumeration, {decks} deck(s) of 52")
+    print("  outcomes   " + ", ".join(f"{k} {v:.4f} %"
+                                      for k, v in data["probabilities_pct"].items())
+          + f"; a side's pair {data['pair_pct']:.4f} %")
+    for bet, ret in data["returns_pct"].items():
+        print(f"  {bet:<12} return {ret:9.4f} %  (house edge {100 - ret:.4f} %)")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.game == "punto-e-banco":
+        return _punto_e_banco(args)
     table = _paytable_of(args)
     compute = _live if args.game == "sette-e-mezzo-live" else _quota_fissa
     figures, lines, decisions = compute(table)

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 GAMES: dict[str, str] = {
     "sette-e-mezzo-live": "studio.games.sette_e_mezzo_live.game",
     "sette-e-mezzo-quota-fissa": "studio.games.sette_e_mezzo_quota_fissa.game",
+    "punto-e-banco": "studio.games.punto_e_banco.game",
 }
 
 

@@ -40,6 +40,11 @@ class RoundGame:
     def choice_word(self, choice: Any) -> str:
         return next(word for word, value in self.choices.items() if value == choice)
 
+    def round_summary(self, closed: Mapping[str, Any]) -> dict[str, Any]:
+        """What a history line shows of a closed round (its `round_closed` event): the
+        dealer's hand, for the games that have one."""
+        return {"dealer": closed.get("dealer") or [], "dealer_total": closed.get("dealer_total")}
+
 
 def open_deck(state: Any, cmd: OpenDeck, deck_size: int) -> tuple[Any, list[Event]]:
     """A deck opens for the round (again: nothing happens); a second one only once the first

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from studio import ledger
-from studio.cards import CardCodeError, parse_card
+from studio.cards import CardCodeError, deck, parse_card
 from studio.clock import Clock, Timer
 from studio.games import game_for
 from studio.storage import Store, event_log, idempotency
@@ -121,6 +121,8 @@ class TableActor:
         self.stream = f"table:{self.table_id}"
         self.rng = rng_shoe if rng_shoe is not None else (
             RngShoe() if self.private or cfg.card_source == "rng" else None)
+        if self.rng is not None and self.rng.cards is None:  # a deck of this table's game
+            self.rng.cards = deck(self.game.deck_kind)
         self.inbox: asyncio.Queue[_Command] = asyncio.Queue()
         self.state: core.RoundState | None = None
         self.book: core.BetBook | None = None
@@ -217,10 +219,14 @@ class TableActor:
         return await self.submit("bet", {"player": player, "bets": bets},
                                  f"player:{player}", key)
 
-    async def deal(self, player: str, amount: int, key: str) -> dict:
-        """A private table's "Carte": place the stake and deal the hand."""
-        return await self.submit("deal", {"player": player, "amount": amount},
-                                 f"player:{player}", key)
+    async def deal(self, player: str, amount: int | None, key: str,
+                   bets: list[dict[str, Any]] | None = None) -> dict:
+        """A private table's start button: place the stake (or every bet of the hand: Punto,
+        Banco, Pari, the pairs) and deal the hand."""
+        args: dict[str, Any] = {"player": player, "amount": amount}
+        if bets is not None:
+            args["bets"] = bets
+        return await self.submit("deal", args, f"player:{player}", key)
 
     async def cancel_bets(self, player: str, key: str) -> dict:
         return await self.submit("cancel", {"player": player}, f"player:{player}", key)
@@ -759,7 +765,13 @@ class TableActor:
         in one transaction; a refused stake leaves nothing behind."""
         if not self.private:
             raise CommandError("table.not_private", "bets at this table go in the betting window")
-        player, amount = c.args["player"], c.args.get("amount")
+        player = c.args["player"]
+        bets = c.args.get("bets")
+        if bets is None:  # one stake on the game's main bet ("Carte" of Quota Fissa)
+            bets = [{"position": c.args.get("position"), "kind": self.game.default_bet,
+                     "amount": c.args.get("amount")}]
+        if not isinstance(bets, list) or not bets or not all(isinstance(b, dict) for b in bets):
+            raise core.RoundError("bet.invalid", "the bets are a list of objects")
         if self.state is not None and not self.state.finished:
             raise CommandError("round.in_progress", "finish the hand in play first")
         if self.paused:
@@ -767,10 +779,13 @@ class TableActor:
         now = self.clock.now()
         round_id = f"{self.table_id}-{self.round_no + 1:06d}"
         book = self.game.new_book(self.rules, now + 1.0)
-        placements = book.check_command(player, [(f"{player}/{c.key}/0", c.args.get("position"),
-                                                  self.game.default_bet, amount)], now)
+        placements = book.check_command(player, [
+            (f"{player}/{c.key}/{n}", b.get("position"), b.get("kind", self.game.default_bet),
+             b.get("amount")) for n, b in enumerate(bets)], now)
         with self._write() as tx:
-            outcome = ledger.reserve_many(tx, [reserve_for(round_id, p) for p in placements])
+            group = f"{c.actor}/{c.key}"  # the hand's bets: all reserved, or none
+            outcome = ledger.reserve_many(tx, [reserve_for(round_id, p, group)
+                                               for p in placements])
             refused = next((o.error for o in outcome if not o.ok), None)
             if refused is not None:
                 raise refused

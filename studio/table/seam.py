@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from studio.cards import Card
+from studio.cards import Card, DeckKind
 
 
 class RoundError(Exception):
@@ -59,7 +59,7 @@ class Placement:
 class Target:
     """Who receives the next card: the burn, a position, or the dealer (position None)."""
 
-    kind: str  # "burn" | "position" | "dealer"
+    kind: str  # "burn" | "position" | "dealer" | a place of the game's own ("punto")
     position: int | None = None
 
     def describe(self) -> str:
@@ -67,7 +67,9 @@ class Target:
             return "burn a card"
         if self.kind == "dealer":
             return "deal to the dealer"
-        return f"deal to position {self.position}"
+        if self.kind == "position":
+            return f"deal to position {self.position}"
+        return f"deal to {self.kind.capitalize()}"  # a place of the game's own (Punto, Banco)
 
 
 # ------------------------------------------------------------------------------------- commands
@@ -194,6 +196,7 @@ class Game(Protocol):
 
     name: str
     deck: frozenset[str]            # the card codes of one deck of the game
+    deck_kind: DeckKind             # which deck that is (the RNG shoe deals it)
     settlement_events: frozenset[str]  # the event types `spots` reads
     grouped: Mapping[str, str]      # settlement event -> stored event holding many of them
     derived_events: frozenset[str]  # events the round derives (the replay must agree)
@@ -223,3 +226,5 @@ class Game(Protocol):
                 ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]: ...
 
     def round_view(self, state: Any, player: str | None) -> dict[str, Any]: ...
+
+    def round_summary(self, closed: Mapping[str, Any]) -> dict[str, Any]: ...

@@ -48,9 +48,8 @@ class HistoryProjection:
             if mine is None or not (mine["bets"] or mine["results"]):
                 continue
             out.append({
-                "round_id": rnd["round_id"], "at": rnd["at"], "status": rnd["status"],
-                "reason": rnd["reason"], "dealer": rnd["dealer"],
-                "dealer_total": rnd["dealer_total"], "bets": mine["bets"],
+                **{k: v for k, v in rnd.items() if k not in ("players",)},
+                "bets": mine["bets"],
                 "hands": mine["hands"], "results": mine["results"], "staked": mine["staked"],
                 "returned": mine["returned"], "net": mine["returned"] - mine["staked"]
                 if rnd["status"] != "open" else None})
@@ -104,8 +103,7 @@ class HistoryProjection:
             me["returned"] += sum(r["returned"] for r in results)
         elif kind == "round_closed":
             rnd["status"] = "closed"
-            rnd["dealer"] = p.get("dealer") or []
-            rnd["dealer_total"] = p.get("dealer_total")
+            rnd.update(self.game.round_summary(p))
         elif kind == "round_voided":
             rnd["status"] = "void"
             rnd["reason"] = p.get("reason")

@@ -182,6 +182,8 @@ async def decide(request: web.Request) -> web.Response:
 
 async def deal(request: web.Request) -> web.Response:
     async def run(t: TableService, player: str, b: s.DealRequest) -> dict:
+        if b.bets is not None:
+            return await t.actor.deal(player, None, b.key, [i.model_dump() for i in b.bets])
         return await t.actor.deal(player, b.amount, b.key) if b.position is None else \
             await t.actor.submit("deal", {"player": player, "amount": b.amount,
                                           "position": b.position}, f"player:{player}", b.key)

@@ -14,7 +14,15 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    model_validator,
+)
 
 from studio.web.errors import WebError
 
@@ -64,11 +72,19 @@ class DecideRequest(_Schema):
 
 
 class DealRequest(_Schema):
-    """A private table's start button ("Carte"): the stake, placed and dealt at once."""
+    """A private table's start button ("Carte"): the stake (or the hand's bets), placed and
+    dealt at once."""
 
     key: Key
-    amount: StrictInt
+    amount: StrictInt | None = None
     position: StrictInt | None = None
+    bets: Annotated[list[BetItem], Field(min_length=1, max_length=8)] | None = None
+
+    @model_validator(mode="after")
+    def _one_way(self) -> DealRequest:
+        if (self.amount is None) == (self.bets is None):
+            raise ValueError("give either amount or bets")
+        return self
 
 
 # ------------------------------------------------------------------------------- staff

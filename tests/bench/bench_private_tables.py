@@ -110,7 +110,7 @@ def main() -> None:
         db1 = args.database or f"sqlite:///{Path(tmp) / 'hands.db'}"
         db2 = args.database or f"sqlite:///{Path(tmp) / 'open.db'}"
         base = pure_hands_per_second(args.hands)
-        r = asyncio.run(through(args.hands, args.tables, 5, db1, audit_log=False))
+        r, _ = asyncio.run(through(args.hands, args.tables, 5, db1, audit_log=False))
         rate = r.hands / r.seconds
         lat = sorted(r.latencies)
         print(f"Quota Fissa hands through the real actor and database "

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from studio.cards import parse_cards
+from studio.cards import DeckKind, parse_cards
 from studio.games.base import RoundGame
 from studio.games.sette_e_mezzo import Hand
 from studio.games.sette_e_mezzo_live import round as core
@@ -28,6 +28,7 @@ class SetteEMezzoLive(RoundGame):
     name = "sette-e-mezzo-live"
     round = core
     deck = core.FORTY
+    deck_kind = DeckKind.ITALIAN_40
     settlement_events = frozenset({"player_settled", "side_bet_settled"})
     # A settlement of 30,000 bets is stored as ONE event holding a table of them.
     grouped: Mapping[str, str] = {"player_settled": "players_settled",

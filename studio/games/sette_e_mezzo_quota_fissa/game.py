@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from studio.cards import DeckKind
 from studio.games.base import RoundGame
 from studio.games.sette_e_mezzo_quota_fissa import round as core
 from studio.table.seam import Event
@@ -16,6 +17,7 @@ class SetteEMezzoQuotaFissa(RoundGame):
     name = "sette-e-mezzo-quota-fissa"
     round = core
     deck = core.FORTY
+    deck_kind = DeckKind.ITALIAN_40
     settlement_events = frozenset({"hand_settled"})
     grouped: Mapping[str, str] = {}
     derived_events = frozenset({"hand_settled", "round_closed"})

@@ -1,0 +1,296 @@
+"""One hand (coup) of Punto e Banco, as a pure state machine on `studio.table.seam`.
+
+    step(state, command) -> (state, events)      or RoundError, with the state unchanged
+
+The bets are on the table before a card is dealt (Punto, Banco, Pari, the two pairs, all in
+one hand if the player likes). Cards come in the order the rules say (`rules.next_card`: 1 and
+3 to Punto, 2 and 4 to Banco, then the third cards), so the dealer is always told which side
+gets the next card and whether a third card is due. No decision is ever asked of a player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from studio.cards import Card, DeckKind, deck
+from studio.games.base import card_expected, open_deck, take_card
+from studio.games.punto_e_banco import rules
+from studio.games.punto_e_banco.rules import Bet, Paytable
+from studio.odds import format_odds, parse_odds
+from studio.table.seam import (
+    CancelBets,
+    CardSeen,
+    CloseBetting,
+    Command,
+    Decide,
+    DecisionTimeout,
+    Event,
+    OpenDeck,
+    Placement,
+    RoundError,
+    Target,
+    Void,
+)
+
+FIFTY_TWO = frozenset(c.code for c in deck(DeckKind.FRENCH_52))
+POSITION = 1
+MAIN_BETS = frozenset({Bet.PUNTO, Bet.BANCO})
+_BETS = {b.value: b for b in Bet}
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    DEAL = "deal"
+    CLOSED = "closed"
+    VOID = "void"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    main_min: int  # Punto and Banco
+    main_max: int
+    side_min: int  # Pari and the pairs
+    side_max: int
+    round_max_total: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    limits: Limits
+    paytable: Paytable
+    positions: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    round_id: str
+    rules: TableRules
+    phase: Phase = Phase.BETTING
+    closes_at: float = 0.0
+    placements: tuple[Placement, ...] = ()
+    deck_sets: tuple[str, ...] = ()
+    seen: frozenset[str] = frozenset()
+    punto: tuple[Card, ...] = ()
+    banco: tuple[Card, ...] = ()
+    deciding: int | None = None
+    turn: int = 0
+    settled: bool = False
+    void_reason: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.phase in (Phase.CLOSED, Phase.VOID)
+
+    @property
+    def betting(self) -> bool:
+        return self.phase is Phase.BETTING
+
+    @property
+    def awaiting_decision(self) -> bool:
+        return False
+
+    def expecting(self) -> Target | None:
+        if self.phase is not Phase.DEAL:
+            return None
+        side = rules.next_card(self.punto, self.banco)
+        return None if side is None else Target(side)
+
+    def deciders(self) -> list[str]:
+        return []
+
+
+def open_round(round_id: str, table: TableRules, closes_at: float
+               ) -> tuple[RoundState, list[Event]]:
+    state = RoundState(round_id=round_id, rules=table, closes_at=closes_at)
+    return state, [Event("betting_opened", {"round_id": round_id, "closes_at": closes_at,
+                                            "rules": rules_to_json(table)})]
+
+
+def rules_to_json(table: TableRules) -> dict[str, Any]:
+    pt = table.paytable
+    return {"limits": {k: getattr(table.limits, k) for k in Limits.__dataclass_fields__},
+            "paytable": {k: format_odds(getattr(pt, k)) for k in Paytable.__dataclass_fields__}}
+
+
+def rules_from_json(data: Mapping[str, Any]) -> TableRules:
+    return TableRules(Limits(**data["limits"]),
+                      Paytable(**{k: parse_odds(v) for k, v in data["paytable"].items()}))
+
+
+def step(state: RoundState, cmd: Command) -> tuple[RoundState, list[Event]]:
+    if state.finished:
+        raise RoundError("round.finished", f"round {state.round_id} is {state.phase.value}")
+    handler = _HANDLERS.get(type(cmd))
+    if handler is None:
+        raise RoundError("decision.not_your_turn", "Punto e Banco asks no decision")
+    return handler(state, cmd)
+
+
+# ------------------------------------------------------------------------------------- the book
+
+
+class BetBook:
+    """The bets of one hand: Punto and Banco between the main limits, Pari and the pairs
+    between the side limits, all of a player's stakes within the round's maximum."""
+
+    def __init__(self, table: TableRules, closes_at: float) -> None:
+        self.rules = table
+        self.closes_at = closes_at
+        self.open = True
+        self.placements: dict[str, Placement] = {}
+        self._spot: dict[tuple[str, str], int] = {}
+        self._player: dict[str, int] = {}
+        self.staked = 0
+
+    def check_command(self, player: str, bets: Sequence[tuple[str, Any, Any, Any]], now: float,
+                      pending: BetBook | None = None) -> list[Placement]:
+        if not self.open or now >= self.closes_at:
+            raise RoundError("bet.window_closed", "Stop alle puntate: bets are closed")
+        lim = self.rules.limits
+        total = self._player.get(player, 0) + (pending._player.get(player, 0) if pending else 0)
+        local: dict[str, int] = {}
+        out: list[Placement] = []
+        for placement_id, position, kind_name, amount in bets:
+            if type(amount) is not int or amount <= 0:
+                raise RoundError("bet.bad_amount", "a bet is a positive whole number of cents")
+            if position not in (None, POSITION):
+                raise RoundError("bet.unknown_position", f"no position {position} at this table")
+            kind = _BETS.get(kind_name) if isinstance(kind_name, str) else None
+            if kind is None:
+                raise RoundError("bet.unknown_kind", f"no bet called {kind_name!r}")
+            if placement_id in self.placements or (pending and placement_id in
+                                                   pending.placements):
+                raise RoundError("bet.duplicate_id", "this bet was already placed")
+            spot = (self._spot.get((player, kind), 0) + local.get(kind, 0) + amount
+                    + (pending._spot.get((player, kind), 0) if pending else 0))
+            low, high = ((lim.main_min, lim.main_max) if kind in MAIN_BETS
+                         else (lim.side_min, lim.side_max))
+            if spot < low:
+                raise RoundError("bet.below_min", f"the minimum on {kind.value} is {low} cents")
+            if spot > high:
+                raise RoundError("bet.above_max", f"the maximum on {kind.value} is {high} cents")
+            total += amount
+            if total > lim.round_max_total:
+                raise RoundError("bet.round_limit",
+                                 f"at most {lim.round_max_total} cents in one hand")
+            local[kind] = local.get(kind, 0) + amount
+            out.append(Placement(placement_id, player, POSITION, kind, amount))
+        return out
+
+    def count(self, p: Placement) -> None:
+        self.placements[p.placement_id] = p
+        self._spot[(p.player, p.kind)] = self._spot.get((p.player, p.kind), 0) + p.amount
+        self._player[p.player] = self._player.get(p.player, 0) + p.amount
+
+    def add(self, p: Placement) -> Event:
+        self.count(p)
+        self.staked += p.amount
+        return Event("bet_placed", {"placement_id": p.placement_id, "player": p.player,
+                                    "position": p.position, "kind": p.kind, "amount": p.amount,
+                                    "spot_total": self._spot[(p.player, p.kind)]})
+
+    def of(self, player: str) -> list[Placement]:
+        return [p for p in self.placements.values() if p.player == player]
+
+    def check_cancel(self, cmd: CancelBets) -> list[Placement]:
+        if not self.open or cmd.now >= self.closes_at:
+            raise RoundError("bet.window_closed", "Stop alle puntate: bets can no longer be "
+                             "cancelled")
+        mine = self.of(cmd.player)
+        if not mine:
+            raise RoundError("bet.nothing_to_cancel", "you have no bets in this hand")
+        return mine
+
+    def cancel(self, player: str) -> Event:
+        mine = self.of(player)
+        for p in mine:
+            del self.placements[p.placement_id]
+            self._spot.pop((p.player, p.kind), None)
+            self.staked -= p.amount
+        self._player.pop(player, None)
+        return Event("bets_cancelled", {"player": player,
+                                        "placement_ids": [p.placement_id for p in mine],
+                                        "amount": sum(p.amount for p in mine)})
+
+    def close(self) -> tuple[Placement, ...]:
+        self.open = False
+        return tuple(self.placements.values())
+
+
+# ------------------------------------------------------------------------------------- the step
+
+
+def _close_betting(state: RoundState, cmd: CloseBetting) -> tuple[RoundState, list[Event]]:
+    if state.phase is not Phase.BETTING:
+        raise RoundError("round.not_betting", "betting is not open")
+    state = replace(state, placements=cmd.placements)
+    events = [Event("betting_closed", {"round_id": state.round_id, "bets": len(cmd.placements),
+                                       "staked": sum(p.amount for p in cmd.placements)})]
+    if not cmd.placements:
+        events.append(Event("round_closed", {"round_id": state.round_id, "no_bets": True}))
+        return replace(state, phase=Phase.CLOSED), events
+    new = replace(state, phase=Phase.DEAL)
+    return new, events + [card_expected(new)]
+
+
+def _card(state: RoundState, cmd: CardSeen) -> tuple[RoundState, list[Event]]:
+    state, target = take_card(state, cmd, FIFTY_TWO, "52-card deck")
+    events = [Event("card_dealt", {"card": cmd.card.code, "source": cmd.source,
+                                   "to": target.kind, "position": None})]
+    if target.kind == "punto":
+        state = replace(state, punto=state.punto + (cmd.card,))
+    else:
+        state = replace(state, banco=state.banco + (cmd.card,))
+    if state.expecting() is not None:
+        return state, events + [card_expected(state)]
+    return _settle(state, events)
+
+
+def _settle(state: RoundState, events: list[Event]) -> tuple[RoundState, list[Event]]:
+    """The hand is complete: every player's bets, one event per player."""
+    pt = state.rules.paytable
+    p_total, b_total = rules.total(state.punto), rules.total(state.banco)
+    result = rules.outcome(state.punto, state.banco)
+    by_player: dict[str, dict[str, int]] = {}
+    for p in state.placements:
+        spots = by_player.setdefault(p.player, {})
+        spots[p.kind] = spots.get(p.kind, 0) + p.amount
+    for player, spots in by_player.items():
+        bets = []
+        for kind, stake in spots.items():
+            s = rules.settle(Bet(kind), stake, state.punto, state.banco, pt)
+            bets.append({"kind": str(kind), "stake": stake, "result": s.result,
+                         "returned": s.returned, "commission": s.commission})
+        events.append(Event("player_settled", {
+            "player": player, "position": POSITION, "outcome": result.value, "bets": bets}))
+    events.append(Event("round_closed", {
+        "round_id": state.round_id, "outcome": result.value,
+        "punto": [c.code for c in state.punto], "banco": [c.code for c in state.banco],
+        "punto_total": p_total, "banco_total": b_total,
+        "punto_pair": rules.is_pair(state.punto), "banco_pair": rules.is_pair(state.banco),
+        "natural": rules.is_natural(state.punto[:2]) or rules.is_natural(state.banco[:2]),
+        "deck_sets": list(state.deck_sets)}))
+    return replace(state, phase=Phase.CLOSED, settled=True), events
+
+
+def _void(state: RoundState, cmd: Void) -> tuple[RoundState, list[Event]]:
+    refunds = [] if state.settled else list(state.placements)
+    return replace(state, phase=Phase.VOID, void_reason=cmd.reason), [Event("round_voided", {
+        "round_id": state.round_id, "reason": cmd.reason,
+        "refunds": [{"placement_id": p.placement_id, "player": p.player, "amount": p.amount}
+                    for p in refunds]})]
+
+
+def _no_decision(state: RoundState, cmd: Decide | DecisionTimeout) -> tuple[RoundState,
+                                                                            list[Event]]:
+    raise RoundError("decision.not_your_turn", "Punto e Banco asks no decision")
+
+
+_HANDLERS: dict[type, Any] = {
+    CloseBetting: _close_betting, CardSeen: _card, Void: _void,
+    Decide: _no_decision, DecisionTimeout: _no_decision,
+    OpenDeck: lambda s, c: open_deck(s, c, len(FIFTY_TWO)),
+}
