@@ -63,6 +63,7 @@ async def test_demo_starts_the_studio_and_prints_the_three_addresses(tmp_path) -
             assert re.search(r"Sette e Mezzo Quota Fissa: http://\S+/play\?table="
                              r"sem-quota-fissa-1&token=", out), out
             await _a_quota_fissa_hand(s, base, token)
+            await _a_punto_e_banco_hand(s, base, token)
     finally:
         if proc.returncode is None:
             proc.send_signal(signal.SIGINT)
@@ -144,3 +145,25 @@ async def _a_quota_fissa_hand(s: aiohttp.ClientSession, base: str, token: str) -
         after = (await r.json())["balance"]["available"]
     assert after == before + hand["net"] and hand["results"][0]["result"] in (
         "win", "lose", "push")
+
+
+async def _a_punto_e_banco_hand(s: aiohttp.ClientSession, base: str, token: str) -> None:
+    """The demo player opens the virtual Punto e Banco table and plays a hand: the RNG deals
+    it whole, and the balance moves by exactly what the history says."""
+    async with s.get(f"{base}/play?table=pb-virtual-1") as r:
+        assert "punto_e_banco.js" in await r.text()
+    async with s.post(f"{base}/api/player/join", json={"table_id": "pb-virtual-1"},
+                      headers={"Authorization": f"Bearer {token}"}) as r:
+        joined = await r.json()
+    headers = {"Authorization": f"Bearer {token}", "X-Session": joined["session_id"]}
+    before = joined["balance"]["available"]
+    async with s.post(f"{base}/api/player/deal", headers=headers, json={
+            "key": uuid.uuid4().hex, "bets": [{"position": 1, "kind": "banco", "amount": 1000},
+                                              {"position": 1, "kind": "pari", "amount": 100}]}
+                      ) as r:
+        dealt = await r.json()
+    assert dealt["ok"], dealt
+    async with s.get(f"{base}/api/player/history", headers=headers) as r:
+        (hand,) = (await r.json())["rounds"]
+    assert hand["status"] == "closed" and hand["outcome"] in ("punto", "banco", "pari")
+    assert dealt["balance"]["available"] == before + hand["net"]

@@ -796,15 +796,18 @@ class TableActor:
                 {"placement_id": p.placement_id, "player": p.player, "position": p.position,
                  "kind": p.kind, "amount": p.amount} for p in placements]}))
             self._append(tx, round_id, events)
-            b = ledger.balance(tx, player)
         published = [book.add(p) for p in placements]
         self.book, self.state = book, state
         self.last_bets[player] = [(p.position, p.kind, p.amount) for p in placements]
         self._publish(round_id, [events[0], *published])
-        answer = {"ok": True, "round_id": round_id, "stake": sum(p.amount for p in placements),
-                  "balance": {"available": b.available, "reserved": b.reserved}}
         new, more = self.game.step(state, core.CloseBetting(now, book.close()))
-        self._transition(new, more, remember=(c, answer))
+        self._transition(new, more)  # the RNG shoe deals what the rules let it, at once
+        with self._write() as tx:  # the balance after it: a hand may be settled already
+            b = ledger.balance(tx, player)
+            answer = {"ok": True, "round_id": round_id,
+                      "stake": sum(p.amount for p in placements),
+                      "balance": {"available": b.available, "reserved": b.reserved}}
+            tx.remember(c.actor, c.key, answer)
         return answer
 
     def _do_close_betting(self, c: _Command) -> dict[str, Any]:

@@ -77,6 +77,12 @@ class StudioHarness:
         self.private = PrivateTables(self.qf_cfg, self.store, self.clock, self.hub,
                                      shoe=lambda: self.qf_shoe)
         self.studio.add_private(self.private)
+        # the regulation's virtual Punto e Banco table, likewise
+        self.pb_shoe = StackedShoe()
+        self.pb_cfg = load_config().first_table("punto-e-banco")
+        self.pb = PrivateTables(self.pb_cfg, self.store, self.clock, self.hub,
+                                shoe=lambda: self.pb_shoe)
+        self.studio.add_private(self.pb)
         self.app = create_app(self.studio)
         self.table_id = self.service.table_id
         self.decks = 0
@@ -91,6 +97,7 @@ class StudioHarness:
 
     async def stop(self) -> None:
         await self.private.stop()
+        await self.pb.stop()
         await self.devices.stop()
         await self.actor.stop()
         self.service.close()

@@ -92,3 +92,82 @@ export function toast(box, text, code) {
   clearTimeout(box.toastTimer);
   box.toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
 }
+
+// A private table's session, as the regulations have it: join (the player's own instance),
+// the WebSocket, a lost connection retried for the table's reconnection window with a
+// "reconnecting" alert, then "disconnected"; a closed session (another window, inactivity,
+// the game session's end) shows why, with Rientra. The page gives its text (`t`), and what
+// to do with a joined table, a state, an event and a history.
+//   page: {tableId, session, ws, retry, retryUntil, closedCode, reconnectS}
+//   ui:   {t, api, showError, onJoined(joined), onState(msg), onEvent(event), onHistory(rounds)}
+// The page's DOM has #conn, #alert, #overlay, #overlay-text and #rejoin.
+export function privateSession(page, token, ui) {
+  const $ = (id) => document.getElementById(id);
+
+  function overlay(text, canRejoin, code = "") {
+    $("overlay-text").textContent = text;
+    $("overlay").dataset.code = code;
+    $("rejoin").hidden = !canRejoin;
+    $("overlay").hidden = false;
+  }
+  function alertBox(text) {
+    $("alert").hidden = !text;
+    $("alert").textContent = text || "";
+  }
+  function setConnection(up) {
+    const c = $("conn");
+    c.textContent = up ? ui.t("connected") : ui.t("reconnecting");
+    c.classList.toggle("down", !up);
+    c.dataset.state = up ? "up" : "down";
+    alertBox(up ? null : ui.t("reconnecting"));
+  }
+  function close(code) {
+    page.closedCode = code;
+    if (page.ws) page.ws.close();
+    overlay(ui.t(code), true, code);
+  }
+  async function history() {
+    const h = await ui.api("/api/player/history?limit=20");
+    if (h.ok) ui.onHistory(h.rounds);
+  }
+  function onMessage(msg) {
+    if (msg.type === "state") ui.onState(msg);
+    else if (msg.type === "event") {
+      const ev = msg.event;
+      if (ev.type === "round_closed" || ev.type === "round_voided") history();
+      if (ev.type === "game_session_closed") close("game_session_closed");
+      else ui.onEvent(ev);
+    } else if (msg.type === "session_closed") close(msg.code);
+    else if (msg.type === "error") ui.showError(msg.error);
+  }
+  function connect() {
+    const ws = new WebSocket(wsUrl(token, page.session));
+    page.ws = ws;
+    ws.onopen = () => { page.retry = 0; page.retryUntil = null; setConnection(true); };
+    ws.onmessage = (m) => onMessage(JSON.parse(m.data));
+    ws.onclose = () => {
+      if (page.ws !== ws || page.closedCode) return;
+      setConnection(false);
+      const now = Date.now();
+      if (page.retryUntil === null) page.retryUntil = now + page.reconnectS * 1000;
+      if (now >= page.retryUntil) {
+        alertBox(null);
+        overlay(ui.t("disconnected"), true, "disconnected");
+        return;
+      }
+      const delay = Math.min(5000, 500 + 500 * page.retry++);
+      setTimeout(() => { if (!page.closedCode) connect(); }, delay);
+    };
+  }
+  async function join() {
+    const joined = await ui.api("/api/player/join", { table_id: page.tableId });
+    if (!joined.ok) { overlay(ui.errorText(joined.error), false); return; }
+    page.session = joined.session_id;
+    page.closedCode = null;
+    $("overlay").hidden = true;
+    ui.onJoined(joined);
+    connect();
+  }
+  $("rejoin").addEventListener("click", () => join());
+  return { join, close };
+}

@@ -5,7 +5,7 @@
 // The page renders from the server's "state" messages; cards that are new since the last
 // render appear one by one (the bank's draws card by card), then the result.
 
-import { cardImage, commands, el, takeToken, toast, wsUrl } from "/static/chrome.js";
+import { cardImage, commands, el, privateSession, takeToken, toast } from "/static/chrome.js";
 import { STRINGS as COMMON, halves, money } from "/static/i18n.js";
 
 const TEXT = {
@@ -72,92 +72,26 @@ const { api, command } = commands(token, app, {
 
 function showError(error) {
   toast($("toast"), errorText(error), error.code);
-  if (error.code && error.code.startsWith("session.")) closeSession(error.code);
+  if (error.code && error.code.startsWith("session.")) session.close(error.code);
 }
 
 // ------------------------------------------------------------------------------ session
 
-async function join() {
-  const joined = await api("/api/player/join", { table_id: app.tableId });
-  if (!joined.ok) { overlay(errorText(joined.error), false); return; }
-  app.session = joined.session_id;
-  app.closedCode = null;
-  app.shown = { player: 0, bank: 0, round: null };
-  $("overlay").hidden = true;
-  renderBalance(joined.balance);
-  render(joined.table, true);
-  renderHistory(joined.history);
-  connect();
-}
-
-// The regulation: a lost connection is retried for about 2 minutes with a "reconnecting"
-// alert; after that a "disconnected" alert.
-function connect() {
-  const ws = new WebSocket(wsUrl(token, app.session));
-  app.ws = ws;
-  ws.onopen = () => { app.retry = 0; app.retryUntil = null; setConnection(true); };
-  ws.onmessage = (m) => onMessage(JSON.parse(m.data));
-  ws.onclose = () => {
-    if (app.ws !== ws || app.closedCode) return;
-    setConnection(false);
-    const now = Date.now();
-    if (app.retryUntil === null) app.retryUntil = now + app.reconnectS * 1000;
-    if (now >= app.retryUntil) {
-      alertBox(null);
-      overlay(t("disconnected"), true, "disconnected");
-      return;
-    }
-    const delay = Math.min(5000, 500 + 500 * app.retry++);
-    setTimeout(() => { if (!app.closedCode) connect(); }, delay);
-  };
-}
-
-function closeSession(code) {
-  app.closedCode = code;
-  if (app.ws) app.ws.close();
-  overlay(t(code), true, code);
-}
-
-function overlay(text, canRejoin, code = "") {
-  $("overlay-text").textContent = text;
-  $("overlay").dataset.code = code;
-  $("rejoin").hidden = !canRejoin;
-  $("overlay").hidden = false;
-}
-
-function alertBox(text) {
-  $("alert").hidden = !text;
-  $("alert").textContent = text || "";
-}
-
-function setConnection(up) {
-  const c = $("conn");
-  c.textContent = up ? t("connected") : t("reconnecting");
-  c.classList.toggle("down", !up);
-  c.dataset.state = up ? "up" : "down";
-  alertBox(up ? null : t("reconnecting"));
-}
-
-function onMessage(msg) {
-  if (msg.type === "state") {
+const session = privateSession(app, token, {
+  t, api, showError, errorText,
+  onJoined(joined) {
+    app.shown = { player: 0, bank: 0, round: null };
+    renderBalance(joined.balance);
+    render(joined.table, true);
+    renderHistory(joined.history);
+  },
+  onState(msg) {
     if (msg.balance) renderBalance(msg.balance);
     render(msg.table, false);
-  } else if (msg.type === "event") {
-    const ev = msg.event;
-    if (ev.type === "hand_settled") app.result = ev;
-    else if (ev.type === "round_closed" || ev.type === "round_voided") refreshHistory();
-    else if (ev.type === "game_session_closed") closeSession("game_session_closed");
-  } else if (msg.type === "session_closed") {
-    closeSession(msg.code);
-  } else if (msg.type === "error") {
-    showError(msg.error);
-  }
-}
-
-async function refreshHistory() {
-  const h = await api("/api/player/history?limit=20");
-  if (h.ok) renderHistory(h.rounds);
-}
+  },
+  onEvent(ev) { if (ev.type === "hand_settled") app.result = ev; },
+  onHistory: (rounds) => renderHistory(rounds),
+});
 
 // ------------------------------------------------------------------------------ rendering
 
@@ -321,9 +255,8 @@ function wire() {
     localStorage.setItem("lang", app.lang);
     applyLanguage();
   });
-  $("rejoin").addEventListener("click", () => join());
 }
 
 wire();
 applyLanguage();
-join();
+session.join();
