@@ -214,6 +214,7 @@ class DeviceReader(ABC):
         self._online_wake = asyncio.Event()
         self._port_open = asyncio.Event()
         self._fd: int | None = None
+        self._drained = False  # the watchdog read the port's waiting bytes itself
         self._decoder = p.FrameDecoder()
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -293,6 +294,11 @@ class DeviceReader(ABC):
                 data, why = b"", f"read error: {e}"
             else:
                 why = "end of file"
+            if not data and self._drained:
+                # the watchdog read what made the port readable: nothing left, not an EOF
+                self._drained = False
+                return
+            self._drained = False
             if not data:
                 loop.remove_reader(fd)
                 if not lost.done():
@@ -445,6 +451,7 @@ class DeviceReader(ABC):
                 return
             if not data:
                 return
+            self._drained = True  # the loop may still see the port readable: not an EOF
             self._on_bytes(data, self.clock.now())
 
 

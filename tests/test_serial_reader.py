@@ -436,7 +436,14 @@ async def test_a_busy_event_loop_does_not_make_a_live_device_look_offline(
     rig: Rig = await make_rig()
     await asyncio.wait_for(rig.clock.wait_for_sleeper(3.0), SAFETY)  # the watchdog, at t=0
     await rig.sim.heartbeat_now()  # written to the line; the loop has not read it yet
+    # the pty hands the bytes to the reader's side a moment later: wait until they are
+    # there (select reads nothing), as they would be after a loop busy for seconds
+    import select
+    assert select.select([rig.reader._fd], [], [], SAFETY)[0]
     rig.clock.advance(3.0)  # the watchdog is due before the loop looks at the port
     for _ in range(10):
         await asyncio.sleep(0)
     assert rig.reader.online and rig.reader.events.empty()
+    assert rig.reader.port_open  # the port the watchdog read is not taken for lost
+    card = await rig.sim.deal_next()  # and the line goes on
+    assert cards_of(await rig.until_marker()) == [str(card)]
