@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 from studio.cards import Rank
 from studio.games.punto_e_banco import rules
@@ -117,10 +118,16 @@ class Report:
     returns: dict[Bet, Fraction]  # expected amount back per unit staked (1 = 100 %)
 
 
-def compute(paytable: Paytable, decks: int = 1) -> Report:
+@cache
+def outcome_probabilities(decks: int) -> dict[Outcome, Fraction]:
+    """Punto, Banco and Pari, exact (every configuration load asks: computed once)."""
     weights = outcome_weights(point_counts(decks))
     denom = _falling(52 * decks, 6)
-    prob = {o: Fraction(weights[o], denom) for o in Outcome}
+    return {o: Fraction(weights[o], denom) for o in Outcome}
+
+
+def compute(paytable: Paytable, decks: int = 1) -> Report:
+    prob = outcome_probabilities(decks)
     pair = pair_probability(decks)
     p_win, b_win, tie = prob[Outcome.PUNTO], prob[Outcome.BANCO], prob[Outcome.PARI]
     returns = {
