@@ -28,6 +28,7 @@ play declines it and the main figure is unchanged by it; its own return is repor
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -38,6 +39,7 @@ import numpy as np
 from studio.cards import DeckKind, Rank, shoe
 from studio.games.blackjack import rules
 from studio.games.blackjack.rules import Bet, PairClass, Paytable, Result, Score, ThreeClass
+from studio.games.blackjack.strategy import Strategy, row_label
 
 VALUES = tuple(range(1, 11))  # ace = 1 ... ten-valued = 10; index = value - 1
 Counts = tuple[int, ...]  # cards of each value, ace first
@@ -283,12 +285,9 @@ class MainReport:
     def return_(self) -> float:
         return 1.0 + self.expected_net
 
-
-def _row_of(first: int, second: int, pair: bool) -> str:
-    if pair:
-        return f"pair {'A' if first == 1 else first}"
-    s = rules.score_values([first, second])
-    return f"{'soft' if s.soft else 'hard'} {s.total}"
+    def strategy(self) -> Strategy:
+        """The table as a player (what the simulation plays)."""
+        return Strategy({(c.row, c.up): c.action for c in self.table}, dict(self.after_first))
 
 
 def main_game(decks: int = rules.DECKS, paytable: Paytable | None = None) -> MainReport:
@@ -310,7 +309,7 @@ def main_game(decks: int = rules.DECKS, paytable: Paytable | None = None) -> Mai
             options_ev[(a, b, u, pair)] = allowed
             total += p * frac * max(allowed.values())
             if len(allowed) > 1:  # a blackjack needs no decision
-                key = (_row_of(a, b, pair), u)
+                key = (row_label(a, b, pair), u)
                 cell = cells.setdefault(key, dict.fromkeys(allowed, 0.0))
                 for k, v in allowed.items():
                     cell[k] += p * frac * v
@@ -358,11 +357,8 @@ def _after_first(solver: Solver) -> dict[tuple[str, int, int], str]:
 
 def _multiset_probability(full: Counts, hand: Counts, n: int) -> float:
     """Probability that the first cards dealt are this multiset, in any order."""
-    from math import comb, factorial, prod
-
-    k = sum(hand)
-    return prod(comb(f, h) for f, h in zip(full, hand, strict=True)) * factorial(k) / \
-        prod(n - i for i in range(k)) * 1.0
+    ways = math.prod(math.comb(f, h) for f, h in zip(full, hand, strict=True))
+    return ways / math.comb(n, sum(hand))
 
 
 # --------------------------------------------------------------------------- side bets (exact)
