@@ -61,7 +61,7 @@ def shoe_counts(decks: int) -> Counts:
     return tuple(counts)
 
 
-def _final_index(s: Score) -> int:
+def final_index(s: Score) -> int:
     if s.bust:
         return 6
     if s.blackjack:
@@ -89,7 +89,7 @@ class DealerPaths:
             s = rules.score_values(values)
             if not rules.dealer_must_draw(s.total, s.soft):
                 key = tuple(drawn)
-                entry = found.setdefault(key, [0, _final_index(s)])
+                entry = found.setdefault(key, [0, final_index(s)])
                 entry[0] += 1
                 return
             for v in VALUES:
@@ -290,9 +290,12 @@ class MainReport:
         return Strategy({(c.row, c.up): c.action for c in self.table}, dict(self.after_first))
 
 
-def main_game(decks: int = rules.DECKS, paytable: Paytable | None = None) -> MainReport:
-    """Best composition-dependent play: its return and the strategy table it implies."""
-    solver = Solver(decks, paytable)
+@cache
+def main_game(decks: int = rules.DECKS, paytable: Paytable | None = None,
+              solver_class: type[Solver] | None = None) -> MainReport:
+    """Best composition-dependent play: its return and the strategy table it implies
+    (computed once per shoe and paytable in a process: a configuration load asks too)."""
+    solver = (solver_class or Solver)(decks, paytable)
     share = same_rank_share(decks)
     total = 0.0
     options_ev: dict[tuple[int, int, int, bool], dict[str, float]] = {}
@@ -422,10 +425,6 @@ def side_returns(paytable: Paytable, decks: int = rules.DECKS) -> dict[Bet, Frac
             Bet.INSURANCE: insurance_return(paytable, decks)}
 
 
-@cache
-def main_return(decks: int, win: Fraction, blackjack: Fraction) -> float:
-    """The main game's return under best play (computed once per shoe and odds)."""
-    return main_game(decks, Paytable(win=win, blackjack=blackjack)).return_
 
 
 def check_paytable(paytable: Paytable, decks: int = rules.DECKS,
@@ -434,7 +433,7 @@ def check_paytable(paytable: Paytable, decks: int = rules.DECKS,
     bet, the figure and the deck count (the main game under best play, within 1e-9)."""
     returns: dict[str, float] = {b.value: float(r) for b, r in side_returns(paytable, decks)
                                  .items() if r > max_return}
-    main = main_return(decks, paytable.win, paytable.blackjack)
+    main = main_game(decks, Paytable(win=paytable.win, blackjack=paytable.blackjack)).return_
     if main > float(max_return) + 1e-9:
         returns = {Bet.MAIN.value: main, **returns}
     return [f"{bet} returns {r * 100:.4f} % with {decks} deck(s) (above the bound of "

@@ -7,7 +7,7 @@ import json
 import time
 
 from studio.games.blackjack import mathematics as m
-from studio.games.blackjack.rules import Bet, Paytable
+from studio.games.blackjack.rules import DECKS, Bet, Paytable
 from studio.games.blackjack.simulation import simulate
 
 
@@ -16,7 +16,7 @@ def run(rounds: int, seed: int, as_json: bool, paytable: Paytable | None = None)
     if rounds < 2:
         raise SystemExit("--rounds must be at least 2")
     paytable = paytable or Paytable()
-    main = m.main_game(paytable=paytable)
+    main = m.main_game(DECKS, paytable)
     exact = {Bet.MAIN: main.return_, **{b: float(r) for b, r in
                                         m.side_returns(paytable).items()}}
     started = time.perf_counter()
