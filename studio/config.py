@@ -8,6 +8,7 @@ bad key, which is exactly the message a technician editing TOML needs.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
@@ -195,6 +196,18 @@ class PuntoEBancoPaytableConfig(_Strict):
                         banco_pair=parse_odds(self.banco_pair))
 
 
+def _refuse_paytable(table, check_paytable: Callable[..., list[str]]) -> None:
+    """A table's paytable against its game's exact mathematics: `check_paytable(paytable,
+    decks, max_return)` lists the bets above the table's `max_return_pct`; any refuses it."""
+    try:
+        paytable = table.paytable.to_paytable()
+    except OddsError as e:
+        raise ValueError(str(e)) from None
+    problems = check_paytable(paytable, table.decks, Fraction(str(table.max_return_pct)) / 100)
+    if problems:
+        raise ValueError("paytable refused: " + "; ".join(problems))
+
+
 class PuntoEBancoTable(_Strict):
     """The regulation's virtual Punto e Banco table: a private table, one 52-card deck
     shuffled before every hand. Its paytable is checked against the exact mathematics when
@@ -215,14 +228,7 @@ class PuntoEBancoTable(_Strict):
     def _paytable_a_casino_can_run(self) -> PuntoEBancoTable:
         from studio.games.punto_e_banco.mathematics import check_paytable
 
-        try:
-            paytable = self.paytable.to_paytable()
-        except OddsError as e:
-            raise ValueError(str(e)) from None
-        problems = check_paytable(paytable, self.decks,
-                                  Fraction(str(self.max_return_pct)) / 100)
-        if problems:
-            raise ValueError("paytable refused: " + "; ".join(problems))
+        _refuse_paytable(self, check_paytable)
         return self
 
 
@@ -267,13 +273,7 @@ class BlackjackTable(_Strict):
     def _paytable_a_casino_can_run(self) -> BlackjackTable:
         from studio.games.blackjack.mathematics import check_paytable
 
-        try:
-            paytable = self.paytable.to_paytable()
-        except OddsError as e:
-            raise ValueError(str(e)) from None
-        problems = check_paytable(paytable, self.decks, Fraction(str(self.max_return_pct)) / 100)
-        if problems:
-            raise ValueError("paytable refused: " + "; ".join(problems))
+        _refuse_paytable(self, check_paytable)
         return self
 
 

@@ -59,11 +59,11 @@ def rtp_text(data: dict[str, Any]) -> str:
     first = data["strategy"]["first_decision"]
     later = data["strategy"]["later_decisions"]
     lines = [
-        f"Blackjack - table {data['table'] or '(the regulation paytable)'} - {data['decks']} "
-        "decks of 52, dealer stands on every 17, no peek, double any two, no double after "
-        "split, one split, split aces may be hit",
-        f"  main bet return        {main['return_pct']:9.4f} %  (house edge "
-        f"{main['house_edge_pct']:.4f} %; {main['play']}; {main['seconds']} s)",
+        (f"Blackjack - table {data['table'] or '(the regulation paytable)'} - {data['decks']} "
+         "decks of 52, dealer stands on every 17, no peek, double any two, no double after "
+         "split, one split, split aces may be hit"),
+        (f"  main bet return        {main['return_pct']:9.4f} %  (house edge "
+         f"{main['house_edge_pct']:.4f} %; {main['play']}; {main['seconds']} s)"),
     ]
     for bet, label in (("player_pair", "Player Pair"), ("dealer_pair", "Dealer Pair"),
                        ("twenty_one_three", "21+3"), ("insurance", "Insurance")):
@@ -73,8 +73,8 @@ def rtp_text(data: dict[str, Any]) -> str:
                                                data["pair_classes_pct"].items())
                  + "; 21+3 classes " + ", ".join(
                      f"{k} {v:.4f} %" for k, v in data["twenty_one_three_classes_pct"].items()))
-    lines += ["", "Strategy on the first two cards (S stay, H hit, D double else hit, "
-              "Ds double else stay, P split); columns: dealer's up card"]
+    lines += ["", ("Strategy on the first two cards (S stay, H hit, D double else hit, "
+                   "Ds double else stay, P split); columns: dealer's up card")]
     lines += _rows(first, "hard", [f"hard {t}" for t in range(5, 21)])
     lines += _rows(first, "soft", [f"soft {t}" for t in range(13, 21)])
     lines += _rows(first, "pair", [f"pair {v}" for v in ("A", *range(2, 11))])

@@ -5,7 +5,6 @@ The realised return of each bet, with its standard error, is set against the exa
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 
@@ -13,32 +12,9 @@ from studio.cards import Card, DeckKind, shoe
 from studio.games.blackjack import rules
 from studio.games.blackjack.rules import Action, Bet, Paytable
 from studio.games.blackjack.strategy import Strategy
+from studio.simulation.tally import Tally
 
 STAKE = 1000  # cents: every bet's payout is a whole number of cents, nothing truncated
-
-
-@dataclass
-class Tally:
-    """Per-game net per unit staked on one bet: sums for the mean and its standard error."""
-
-    n: int = 0
-    total: float = 0.0
-    squares: float = 0.0
-
-    def add(self, net: float) -> None:
-        self.n += 1
-        self.total += net
-        self.squares += net * net
-
-    @property
-    def realised_return(self) -> float:
-        return 1.0 + self.total / self.n
-
-    @property
-    def standard_error(self) -> float:
-        mean = self.total / self.n
-        var = (self.squares - self.n * mean * mean) / (self.n - 1)
-        return math.sqrt(max(var, 0.0) / self.n)
 
 
 @dataclass
