@@ -8,6 +8,7 @@ bad key, which is exactly the message a technician editing TOML needs.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
@@ -195,6 +196,18 @@ class PuntoEBancoPaytableConfig(_Strict):
                         banco_pair=parse_odds(self.banco_pair))
 
 
+def _refuse_paytable(table, check_paytable: Callable[..., list[str]]) -> None:
+    """A table's paytable against its game's exact mathematics: `check_paytable(paytable,
+    decks, max_return)` lists the bets above the table's `max_return_pct`; any refuses it."""
+    try:
+        paytable = table.paytable.to_paytable()
+    except OddsError as e:
+        raise ValueError(str(e)) from None
+    problems = check_paytable(paytable, table.decks, Fraction(str(table.max_return_pct)) / 100)
+    if problems:
+        raise ValueError("paytable refused: " + "; ".join(problems))
+
+
 class PuntoEBancoTable(_Strict):
     """The regulation's virtual Punto e Banco table: a private table, one 52-card deck
     shuffled before every hand. Its paytable is checked against the exact mathematics when
@@ -215,19 +228,57 @@ class PuntoEBancoTable(_Strict):
     def _paytable_a_casino_can_run(self) -> PuntoEBancoTable:
         from studio.games.punto_e_banco.mathematics import check_paytable
 
-        try:
-            paytable = self.paytable.to_paytable()
-        except OddsError as e:
-            raise ValueError(str(e)) from None
-        problems = check_paytable(paytable, self.decks,
-                                  Fraction(str(self.max_return_pct)) / 100)
-        if problems:
-            raise ValueError("paytable refused: " + "; ".join(problems))
+        _refuse_paytable(self, check_paytable)
+        return self
+
+
+class BlackjackPaytableConfig(_Strict):
+    """Odds "X:1". The regulation's side-bet figures are stake included ("la puntata
+    moltiplicata per 25" = 25 back for 1), so they are written one less: 25 -> "24:1"."""
+
+    win: Odds = "1:1"
+    blackjack: Odds = "3:2"
+    insurance: Odds = "2:1"
+    perfect_pair: Odds = "24:1"
+    coloured_pair: Odds = "11:1"
+    mixed_pair: Odds = "4:1"
+    colour: Odds = "4:1"
+    tris: Odds = "29:1"
+    suited_tris: Odds = "99:1"
+
+    def to_paytable(self):  # -> studio.games.blackjack.rules.Paytable
+        from studio.games.blackjack.rules import Paytable
+
+        return Paytable(**{k: parse_odds(v) for k, v in self.model_dump().items()})
+
+
+class BlackjackTable(_Strict):
+    """Blackjack Next: a live table of five positions, eight decks shuffled before every game.
+    Its paytable is checked against the exact mathematics when the configuration loads (the
+    main game under best play takes a few seconds, once per process and odds): a bet
+    returning more than `max_return_pct` is refused."""
+
+    pace: ClassVar[str] = "live"
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    name: str
+    game: Literal["blackjack"]
+    deck_art: DeckArt = DeckArt.FRENCH
+    decks: int = Field(default=8, ge=1, le=8)
+    positions: int = Field(default=5, ge=1, le=5)
+    limits: Limits
+    paytable: BlackjackPaytableConfig = BlackjackPaytableConfig()
+    max_return_pct: float = Field(default=100.0, gt=0)
+
+    @model_validator(mode="after")
+    def _paytable_a_casino_can_run(self) -> BlackjackTable:
+        from studio.games.blackjack.mathematics import check_paytable
+
+        _refuse_paytable(self, check_paytable)
         return self
 
 
 TableConfig = Annotated[
-    SetteEMezzoLiveTable | SetteEMezzoQuotaFissaTable | PuntoEBancoTable,
+    SetteEMezzoLiveTable | SetteEMezzoQuotaFissaTable | PuntoEBancoTable | BlackjackTable,
     Field(discriminator="game")
 ]
 
@@ -311,7 +362,8 @@ def _key_path(loc: tuple[object, ...]) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("sette-e-mezzo-live", "sette-e-mezzo-quota-fissa", "punto-e-banco"):
+        elif part in ("sette-e-mezzo-live", "sette-e-mezzo-quota-fissa", "punto-e-banco",
+                      "blackjack"):
             continue  # pydantic's discriminator tag, not a key of the file
         else:
             out += f".{part}" if out else str(part)

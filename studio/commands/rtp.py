@@ -16,12 +16,12 @@ from studio.odds import format_odds
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rtp", help="exact theoretical return of a game (enumeration, no sampling)")
     p.add_argument("game", choices=["sette-e-mezzo-live", "sette-e-mezzo-quota-fissa",
-                                    "punto-e-banco"])
+                                    "punto-e-banco", "blackjack"])
     p.add_argument("--config", help="studio TOML (default config/studio.toml)")
     p.add_argument("--table", help="table id whose paytable to use (default: the first of GAME)")
     p.add_argument("--json", action="store_true", help="print JSON (percentages, 4 decimals)")
     p.add_argument("--decks", type=int, default=None,
-                   help="Punto e Banco: decks in the shoe (default: the table's)")
+                   help="Punto e Banco, Blackjack: decks in the shoe (default: the table's)")
     p.set_defaults(func=run)
 
 
@@ -142,9 +142,29 @@ def _punto_e_banco(args: argparse.Namespace) -> int:
     return 0
 
 
+def _blackjack(args: argparse.Namespace) -> int:
+    """The table's paytable if the configuration has a Blackjack table, else the regulation's."""
+    from studio.config import ConfigError
+    from studio.games.blackjack.rtp_report import rtp_data, rtp_text
+    from studio.games.blackjack.rules import DECKS, Paytable
+
+    try:
+        table = _paytable_of(args)
+        paytable, decks, table_id = table.paytable.to_paytable(), table.decks, table.id
+    except ConfigError:
+        if args.table:
+            raise
+        paytable, decks, table_id = Paytable(), DECKS, None
+    data = rtp_data(paytable, args.decks or decks, table_id)
+    print(json.dumps(data, indent=2) if args.json else rtp_text(data))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.game == "punto-e-banco":
         return _punto_e_banco(args)
+    if args.game == "blackjack":
+        return _blackjack(args)
     table = _paytable_of(args)
     compute = _live if args.game == "sette-e-mezzo-live" else _quota_fissa
     figures, lines, decisions = compute(table)

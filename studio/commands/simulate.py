@@ -10,7 +10,7 @@ import time
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("simulate", help="Monte Carlo rounds with best play, against the exact RTP")
     p.add_argument("game", choices=["sette-e-mezzo-live", "sette-e-mezzo-quota-fissa",
-                                    "punto-e-banco"])
+                                    "punto-e-banco", "blackjack"])
     p.add_argument("--rounds", type=int, default=100_000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--config", help="studio TOML (default config/studio.toml)")
@@ -131,7 +131,16 @@ def run_punto_e_banco(args: argparse.Namespace) -> int:
                            {b.value: float(x) for b, x in exact.items()})
 
 
+def run_blackjack(args: argparse.Namespace) -> int:
+    """Blackjack through the pure rules (no table actor yet), by the strategy table."""
+    from studio.games.blackjack.simulate_report import run
+
+    return run(args.rounds, args.seed, args.json)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.game == "blackjack":
+        return run_blackjack(args)
     if args.game == "sette-e-mezzo-quota-fissa":
         return run_quota_fissa(args)
     if args.game == "punto-e-banco":

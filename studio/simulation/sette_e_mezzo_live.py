@@ -5,7 +5,6 @@ the enumeration that shares none of its arithmetic.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 
@@ -13,31 +12,7 @@ from studio.cards import Card, DeckKind, deck
 from studio.games.sette_e_mezzo import Hand
 from studio.games.sette_e_mezzo_live import rules as live
 from studio.mathematics.sette_e_mezzo_live import engine
-
-
-@dataclass
-class Tally:
-    """Running sums of one bet's net result per unit staked."""
-
-    rounds: int = 0
-    total: float = 0.0
-    squares: float = 0.0
-
-    def add(self, net: float) -> None:
-        self.rounds += 1
-        self.total += net
-        self.squares += net * net
-
-    @property
-    def realised_return(self) -> float:
-        return 1.0 + self.total / self.rounds
-
-    @property
-    def standard_error(self) -> float:
-        n = self.rounds
-        mean = self.total / n
-        variance = max(self.squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        return math.sqrt(variance / n)
+from studio.simulation.tally import Tally
 
 
 @dataclass
