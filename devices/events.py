@@ -46,6 +46,7 @@ class ShoeState(StrEnum):
     EMPTY = "empty"
     DOOR_OPEN = "door_open"
     JAM = "jam"
+    CUT_CARD = "cut_card"
 
 
 class ShufflerPhase(StrEnum):

@@ -67,6 +67,7 @@ class ShoeStatusCode(IntEnum):
     EMPTY = 0x01
     DOOR_OPEN = 0x02
     JAM = 0x03
+    CUT_CARD = 0x04  # the cut card came out: finish the round, then change the shoe
 
 
 class ShufflerStateCode(IntEnum):

@@ -1,13 +1,16 @@
 """A simulated card shoe that speaks our wire protocol on a pty (or a real port).
 
-It deals from a 40-card deck shuffled with random.SystemRandom (or a seeded Random, or a script
-of card codes), tagged with the deck set id the shuffler announced (`load_deck`). Commands
-(besides those of DeviceSim):
+It deals from a deck set of `decks` decks of its kind (one 40-card deck for Sette e Mezzo, eight
+52-card decks for baccarat) shuffled with random.SystemRandom (or a seeded Random, or a script
+of card codes), tagged with the deck set id the shuffler announced (`load_deck`). With a cut
+card (`cut_card`: that many cards behind it), the shoe reports SHOE_STATUS cut_card as the cut
+card comes out, right after the card before it. Commands (besides those of DeviceSim):
 
     deal              the next card of the deck (SHOE_STATUS empty when none is left)
     deal Kd           that card (taken out of the deck if it is in it)
     deal all          every card left
     deck SET [cards]  a new deck with set id SET: shuffled, or exactly these cards in order
+    cut N             the cut card N cards from the end of the deck in the shoe (0: none)
     status STATE      ready | empty | door_open | jam
     fault foreign [SET]  a card of another deck set (default FOREIGN)
     fault repeat      the last card dealt again, with a new sequence number
@@ -38,10 +41,15 @@ class ShoeSim(DeviceSim):
         deck_set: str = "D1",
         deck_kind: DeckKind | str = DeckKind.ITALIAN_40,
         script: list[Card] | None = None,
+        decks: int = 1,
+        cut_card: int | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(link, **kw)
         self.deck_kind = DeckKind(deck_kind)
+        self.decks = decks
+        self.cut_card = cut_card  # cards behind the cut card in each new deck; None: no cut card
+        self.cut_at: int | None = None  # the cut card comes out when this many cards remain
         self.deck_set = deck_set
         self.remaining: list[Card] = []
         self.dealt: list[tuple[int, Card]] = []  # (seq, card), including lost frames
@@ -54,9 +62,16 @@ class ShoeSim(DeviceSim):
                            f"{p.DECK_SET_RE.pattern}")
         self.deck_set = deck_set
         if cards is None:
-            cards = deck(self.deck_kind)
+            cards = deck(self.deck_kind) * self.decks
             self.rng.shuffle(cards)
         self.remaining = list(cards)
+        self.cut_at = self.cut_card if self.cut_card and self.cut_card < len(cards) else None
+
+    async def _cut_card(self) -> None:
+        """The card before the cut card has just left: the cut card comes out with it."""
+        if self.cut_at is not None and len(self.remaining) == self.cut_at:
+            self.cut_at = None
+            await self.set_status(p.ShoeStatusCode.CUT_CARD)
 
     async def deal_next(self) -> Card | None:
         """Deal the top card; with the shoe empty, report EMPTY and return None."""
@@ -65,6 +80,7 @@ class ShoeSim(DeviceSim):
             return None
         card = self.remaining.pop(0)
         await self._send_card(card)
+        await self._cut_card()
         return card
 
     async def deal(self, card: Card | str) -> Card:
@@ -77,6 +93,7 @@ class ShoeSim(DeviceSim):
         if card in self.remaining:
             self.remaining.remove(card)
         await self._send_card(card)
+        await self._cut_card()
         return card
 
     async def _send_card(self, card: Card) -> int:
@@ -130,6 +147,16 @@ class ShoeSim(DeviceSim):
                 raise SimError(e.code, str(e)) from None
             self.load_deck(args[0], cards)
             return f"ok deck {self.deck_set} cards={len(self.remaining)}"
+        if verb == "cut":
+            try:
+                n = int(args[0]) if args else -1
+            except ValueError:
+                n = -1
+            if not 0 <= n < len(self.remaining):
+                raise SimError("sim.bad_argument",
+                               f"cut N: 0 to {len(self.remaining) - 1} cards behind the cut card")
+            self.cut_at = n or None
+            return f"ok cut card {n} from the end" if n else "ok no cut card"
         if verb == "status":
             if not args:
                 raise SimError("sim.missing_argument", "status STATE")

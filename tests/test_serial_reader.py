@@ -201,6 +201,34 @@ async def test_repeated_card_and_card_not_in_deck(make_rig: Callable[..., Any]) 
     assert faults_of(events) == [FaultCode.CARD_REPEATED, FaultCode.CARD_NOT_IN_DECK]
 
 
+async def test_an_eight_deck_set_gives_each_card_eight_times_and_no_ninth(
+        make_rig: Callable[..., Any]) -> None:
+    rig: Rig = await make_rig({"deck_kind": DeckKind.FRENCH_52, "decks": 8,
+                               "script": parse_cards("Ac Ac 9s") + parse_cards("Ac") * 7},
+                              deck_kind=DeckKind.FRENCH_52, decks=8)
+    for _ in range(10):
+        await rig.sim.deal_next()
+    events = await rig.until_marker()
+    assert cards_of(events) == ["Ac", "Ac", "9s"] + ["Ac"] * 6  # the eighth Ac is the last
+    assert faults_of(events) == [FaultCode.CARD_REPEATED]  # a ninth ace of coppe (hearts)
+    assert rig.reader.cards_drawn == 8 + 1  # the refused ninth is a fault, not a draw
+
+
+async def test_the_cut_card_comes_out_after_the_card_before_it(
+        make_rig: Callable[..., Any]) -> None:
+    rig: Rig = await make_rig({"deck_kind": DeckKind.FRENCH_52, "decks": 8, "cut_card": 14},
+                              deck_kind=DeckKind.FRENCH_52, decks=8)
+    assert len(rig.sim.remaining) == 416
+    for _ in range(416 - 14):
+        await rig.sim.deal_next()
+    events = await rig.until_marker()
+    assert len(cards_of(events)) == 402 and faults_of(events) == []
+    assert isinstance(events[-1], ShoeStatus) and events[-1].state is ShoeState.CUT_CARD
+    assert [e for e in events if isinstance(e, ShoeStatus)] == [events[-1]]  # once only
+    await rig.sim.deal_next()
+    assert cards_of(await rig.until_marker()) == [str(rig.sim.dealt[-1][1])]
+
+
 async def test_no_deck_set_told_refuses_every_card(make_rig: Callable[..., Any]) -> None:
     rig: Rig = await make_rig(deck_set=None)
     await rig.sim.deal_next()

@@ -29,6 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     shoe.add_argument("--deck-set", default="D1", help="deck set id the shoe holds (default D1)")
     shoe.add_argument("--deck-kind", default="italian40",
                       choices=["italian40", "french40", "french52"])
+    shoe.add_argument("--decks", type=int, default=1,
+                      help="decks in each deck set (8 for a baccarat shoe; default 1)")
+    shoe.add_argument("--cut-card", type=int, metavar="N",
+                      help="place the cut card N cards from the end of every deck set")
     script = shoe.add_mutually_exclusive_group()
     script.add_argument("--script", help='cards to deal in this order, e.g. "Ad 7c Kd"')
     script.add_argument("--script-file", type=Path, help="a file of card codes")
@@ -111,7 +115,10 @@ def _build(args: argparse.Namespace):  # -> DeviceSim
             script = parse_cards(args.script_file.read_text(encoding="utf-8"))
     except CardCodeError as e:
         raise SystemExit(f"error {e.code} {e}") from None
-    return ShoeSim(end, deck_set=args.deck_set, deck_kind=args.deck_kind, script=script, **common)
+    if args.decks < 1:
+        raise SystemExit("error sim.bad_argument --decks is at least 1")
+    return ShoeSim(end, deck_set=args.deck_set, deck_kind=args.deck_kind, script=script,
+                   decks=args.decks, cut_card=args.cut_card, **common)
 
 
 def _stdin_lines(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) -> None:
