@@ -232,6 +232,51 @@ class PuntoEBancoTable(_Strict):
         return self
 
 
+class PuntoEBancoLivePaytableConfig(PuntoEBancoPaytableConfig):
+    """A live eight-deck shoe's paytable: the pairs at 11:1 (15:1 would return 119.5 % of the
+    stake with eight decks; 11:1 returns 89.6 %, what live studios pay)."""
+
+    punto_pair: Odds = "11:1"
+    banco_pair: Odds = "11:1"
+
+
+class PuntoEBancoLiveTable(_Strict):
+    """A shared live Punto e Banco table on the serial shoe: `decks` decks in the shoe, a cut
+    card (the shoe reports it: the hand in play completes, then the shoe is changed and the
+    shuffle shown), `burn_cards` burnt face down from each new shoe, many players, a betting
+    window. The paytable is checked against the exact mathematics for `decks` at load."""
+
+    pace: ClassVar[str] = "live"
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    name: str
+    game: Literal["punto-e-banco-live"]
+    deck_art: DeckArt = DeckArt.FRENCH
+    decks: int = Field(default=8, ge=1, le=8)
+    burn_cards: int = Field(default=1, ge=0, le=10)
+    # where a simulated shoe's cut card goes: this many cards behind it (a dealer places the
+    # real one; 70 is about the last deck and a half)
+    cut_card: int = Field(default=70, ge=6)
+    card_source: Literal["rng", "manual", "shoe", "camera"] = "shoe"
+    timers: Timers
+    limits: Limits
+    paytable: PuntoEBancoLivePaytableConfig = PuntoEBancoLivePaytableConfig()
+    max_return_pct: float = Field(default=100.0, gt=0)
+    devices: TableDevices = TableDevices()
+
+    @property
+    def positions(self) -> int:
+        return 1  # one place to bet on, Punto or Banco: no seats
+
+    @model_validator(mode="after")
+    def _paytable_a_casino_can_run(self) -> PuntoEBancoLiveTable:
+        from studio.games.punto_e_banco.mathematics import check_paytable
+
+        if self.cut_card >= 52 * self.decks:
+            raise ValueError(f"cut_card {self.cut_card} is not inside a {self.decks}-deck shoe")
+        _refuse_paytable(self, check_paytable)
+        return self
+
+
 class BlackjackPaytableConfig(_Strict):
     """Odds "X:1". The regulation's side-bet figures are stake included ("la puntata
     moltiplicata per 25" = 25 back for 1), so they are written one less: 25 -> "24:1"."""
@@ -278,7 +323,8 @@ class BlackjackTable(_Strict):
 
 
 TableConfig = Annotated[
-    SetteEMezzoLiveTable | SetteEMezzoQuotaFissaTable | PuntoEBancoTable | BlackjackTable,
+    SetteEMezzoLiveTable | SetteEMezzoQuotaFissaTable | PuntoEBancoTable
+    | PuntoEBancoLiveTable | BlackjackTable,
     Field(discriminator="game")
 ]
 

@@ -8,7 +8,7 @@ the checks every card-dealing round makes the same way.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import ModuleType
 from typing import Any
@@ -45,6 +45,11 @@ class RoundGame:
         dealer's hand, for the games that have one."""
         return {"dealer": closed.get("dealer") or [], "dealer_total": closed.get("dealer_total")}
 
+    def shoe_view(self, closed: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+        """What players see of the shoe so far (a baccarat table's roads), from the summaries
+        of its closed rounds; None: the game shows nothing of the kind."""
+        return None
+
 
 def open_deck(state: Any, cmd: OpenDeck, deck_size: int) -> tuple[Any, list[Event]]:
     """A deck opens for the round (again: nothing happens); a second one only once the first
@@ -54,15 +59,16 @@ def open_deck(state: Any, cmd: OpenDeck, deck_size: int) -> tuple[Any, list[Even
     if state.deck_sets and len(state.seen) < deck_size:
         raise RoundError("deck.not_exhausted",
                          "a new deck opens only when the current one is used up")
-    new = replace(state, deck_sets=state.deck_sets + (cmd.deck_set,), seen=frozenset())
-    return new, [Event("deck_opened", {"deck_set": cmd.deck_set,
+    new = replace(state, deck_sets=state.deck_sets + (cmd.deck_set,), seen=())
+    return new, [Event("deck_opened", {"deck_set": cmd.deck_set, "fresh": cmd.fresh,
                                        "deck_number": len(new.deck_sets)})]
 
 
-def take_card(state: Any, cmd: CardSeen, deck: frozenset[str], deck_name: str
-              ) -> tuple[Any, Target]:
+def take_card(state: Any, cmd: CardSeen, deck: frozenset[str], deck_name: str,
+              copies: int = 1) -> tuple[Any, Target]:
     """(the state with the card counted as seen, where it goes), or RoundError saying why the
-    round may not take it now (the table pauses)."""
+    round may not take it now (the table pauses). `copies`: how many of each card the deck
+    set holds (a shoe of eight decks: eight)."""
     code = cmd.card.code
 
     def reject(code_: str, message: str) -> RoundError:
@@ -77,9 +83,10 @@ def take_card(state: Any, cmd: CardSeen, deck: frozenset[str], deck_name: str
                      f"not of the current {state.deck_sets[-1]}")
     if code not in deck:
         raise reject("card.not_in_deck", f"not a card of the {deck_name}")
-    if code in state.seen:
-        raise reject("card.duplicate", "this card was already dealt from this deck")
-    return replace(state, seen=state.seen | {code}), state.expecting()
+    if state.seen.count(code) >= copies:
+        raise reject("card.duplicate", "this card was already dealt from this deck"
+                     if copies == 1 else f"all {copies} of this card were already dealt")
+    return replace(state, seen=state.seen + (code,)), state.expecting()
 
 
 def card_expected(state: Any) -> Event:

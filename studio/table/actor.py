@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 MAX_BATCH = 4096
 RECOVERY_ROUNDS = 1000  # the rounds read back at start-up (in flight, Ripunta's last bets)
 PLAYER_EVENTS = {"bet_placed", "bets_cancelled", "autoplay_changed", "bet_refunded"}
+# the cut card came out / the table waits for the new shoe / the new shoe is in
+SHOE_CHANGE = ("cut_card_out", "shoe_change_started", "shoe_changed")
 
 
 class CommandError(Exception):
@@ -131,6 +133,12 @@ class TableActor:
         self.paused: str | None = None
         self.offline: set[str] = set()  # devices that said they are gone (resume waits)
         self.ready_deck: str | None = None
+        self.deck_in_use: str | None = None  # the deck set the last round dealt from
+        self.cards_taken = 0  # every card a round took, ever (the devices count in-flight ones)
+        self.shoe_rounds: list[dict[str, Any]] = []  # summaries of the rounds of this shoe
+        self.shoe_change_due = False  # the cut card came out: change the shoe after this round
+        self.changing_shoe = False  # no round until the shuffler announces the new shoe
+        self._board: tuple[Any, dict[str, Any] | None] | None = None
         self.last_bets: dict[str, list[tuple[int, str, int]]] = {}
         self.autoplay: dict[str, int] = {}
         self.alerts: list[dict[str, Any]] = []
@@ -180,6 +188,13 @@ class TableActor:
                     opened[ev.round_id] = int(p.get("round_no", 0))
                 elif ev.type in ("round_closed", "round_voided"):
                     finished.add(ev.round_id)
+                    if ev.type == "round_closed" and not p.get("no_bets"):
+                        self.shoe_rounds.append(self.game.round_summary(p))
+                        self._board = None
+                elif ev.type == "deck_opened" and p.get("fresh"):
+                    self.shoe_rounds, self._board = [], None
+                elif ev.type in SHOE_CHANGE:
+                    self.shoe_change_due = self.changing_shoe = ev.type != "shoe_changed"
                 elif ev.type == "bets_placed":
                     for b in p["bets"]:
                         bets.setdefault(ev.round_id, {}).setdefault(b["player"], []).append(
@@ -252,6 +267,10 @@ class TableActor:
     def deck_ready(self, deck_set: str) -> None:
         self.post("deck_ready", {"deck_set": deck_set})
 
+    def cut_card(self) -> None:
+        """The shoe says the cut card came out: this round completes, then the shoe changes."""
+        self.post("cut_card", {})
+
     def device_status(self, device: str, online: bool, detail: str = "") -> None:
         self.post("device_status", {"device": device, "online": online, "detail": detail})
 
@@ -270,7 +289,11 @@ class TableActor:
             "positions": self.rules.positions,
             "deck_art": self.cfg.deck_art.value, "paused": self.paused, "running": self.running,
             "limits": self.cfg.limits.model_dump(), "round": None,
+            "changing_shoe": self.changing_shoe, "last_hand_of_shoe": self.shoe_change_due,
         }
+        shoe = self._shoe_board()
+        if shoe is not None:
+            view["shoe"] = shoe
         if s is None:
             return view
         player = audience.split(":", 1)[1] if audience.startswith("player:") else None
@@ -285,6 +308,13 @@ class TableActor:
             rnd["cards_seen"] = self.card_log[-60:]
         view["round"] = rnd
         return view
+
+    def _shoe_board(self) -> dict[str, Any] | None:
+        """The game's view of the shoe so far, computed once per change of the shoe's rounds
+        (every player who connects gets it; whatever changes `shoe_rounds` forgets it)."""
+        if self._board is None:
+            self._board = (None, self.game.shoe_view(self.shoe_rounds))
+        return self._board[1]
 
     def _bets_of(self, player: str) -> list[dict[str, Any]]:
         s = self.state
@@ -352,11 +382,16 @@ class TableActor:
     def _save(self) -> tuple:
         return (self.state, self.book, self.book.open if self.book else None, self.paused,
                 dict(self.autoplay), self.round_no, self.ready_deck, self.running,
-                self.rounds_completed, len(self.card_log), len(self.history))
+                self.rounds_completed, len(self.card_log), len(self.history),
+                self.deck_in_use, self.cards_taken, list(self.shoe_rounds),
+                self.shoe_change_due, self.changing_shoe)
 
     def _restore(self, saved: tuple) -> None:
         (self.state, self.book, book_open, self.paused, self.autoplay, self.round_no,
-         self.ready_deck, self.running, self.rounds_completed, n_cards, n_history) = saved
+         self.ready_deck, self.running, self.rounds_completed, n_cards, n_history,
+         self.deck_in_use, self.cards_taken, self.shoe_rounds, self.shoe_change_due,
+         self.changing_shoe) = saved
+        self._board = None
         if self.book is not None:
             self.book.open = book_open
         del self.card_log[n_cards:]
@@ -640,6 +675,8 @@ class TableActor:
         for e in events:
             if e.type == "decision_requested":
                 self._set_decision_timer()
+            elif e.type == "deck_opened" and e.data.get("fresh"):
+                self.shoe_rounds, self._board = [], None  # a new shoe: its scoreboards start empty
             elif e.type in ("round_closed", "round_voided"):
                 self._round_finished(e)
         self._feed()
@@ -677,9 +714,30 @@ class TableActor:
         del self.history[:-200]
         self.book = None
         self.card_log = []
-        if self.running:
-            self._timer("next_round", self.clock.now() + self.cfg.timers.pause_between_rounds_s,
-                        lambda: self.post("open_round", {}))
+        if e.type == "round_closed" and not e.data.get("no_bets"):
+            self.shoe_rounds.append(self.game.round_summary(e.data))
+            del self.shoe_rounds[:-1000]
+            self._board = None
+            shoe = self._shoe_board()
+            if shoe is not None:
+                self._publish(None, [core.Event("shoe_scoreboard", shoe)])
+        if self.shoe_change_due:
+            self._start_shoe_change()
+        elif self.running:
+            self._next_round()
+
+    def _next_round(self) -> None:
+        self._timer("next_round", self.clock.now() + self.cfg.timers.pause_between_rounds_s,
+                    lambda: self.post("open_round", {}))
+
+    def _start_shoe_change(self) -> None:
+        """The round after the cut card is over: no round until the shuffler announces a new
+        shoe (players are shown the shuffle)."""
+        self.changing_shoe = True
+        event = core.Event("shoe_change_started", {"old_deck_set": self.deck_in_use})
+        with self._write() as tx:
+            self._append(tx, None, [event])
+        self._publish(None, [event])
 
     def _feed(self) -> None:
         """The RNG shoe deals by itself whenever the round expects a card: from a fresh deck of
@@ -701,7 +759,7 @@ class TableActor:
     def _open_rng_deck(self, s: core.RoundState) -> None:
         deck_set = f"{s.round_id}-deck{len(s.deck_sets) + 1}"
         order = self.rng.new_deck(deck_set)
-        new, events = self.game.step(s, core.OpenDeck(deck_set))
+        new, events = self.game.step(s, core.OpenDeck(deck_set, fresh=True))
         private = core.Event("deck_prepared", {"deck_set": deck_set,
                                                "order": [c.code for c in order]}, private=True)
         self._transition(new, [private, *events])
@@ -709,6 +767,7 @@ class TableActor:
     def _card_step(self, cmd: core.CardSeen) -> None:
         new, events = self.game.step(self.state, cmd)
         burned = events[0].type == "burn_card"
+        self.cards_taken += 1
         self.card_log.append({"card": None if burned else cmd.card.code, "burn": burned,
                               "source": cmd.source, "at": self.clock.now()})
         self._transition(new, events)
@@ -730,6 +789,8 @@ class TableActor:
             raise CommandError("round.in_progress", "a round is already in progress")
         if not self.running:
             raise CommandError("table.stopped", "the table is not running")
+        if self.changing_shoe:
+            raise CommandError("table.changing_shoe", "the shoe is being changed")
         self.round_no += 1
         round_id = f"{self.table_id}-{self.round_no:06d}"
         closes_at = self.clock.now() + self.cfg.timers.betting_window_s
@@ -819,7 +880,9 @@ class TableActor:
         if not new.finished and self.rng is None:
             # Cards come from the shoe (the deck the shuffler announced) or the dealer's keys.
             deck_set = self.ready_deck or f"{new.round_id}-manual"
-            new, more = self.game.step(new, core.OpenDeck(deck_set))
+            new, more = self.game.step(new, core.OpenDeck(deck_set,
+                                                          fresh=deck_set != self.deck_in_use))
+            self.deck_in_use = deck_set
             events += more
         self._transition(new, events)  # the RNG shoe opens its own fresh deck as it deals
         return {"ok": True}
@@ -852,8 +915,33 @@ class TableActor:
         s = self.state
         if s is not None and not s.finished and not s.betting and (
                 not s.deck_sets or len(s.seen) == len(self.game.deck)):
-            new, events = self.game.step(s, core.OpenDeck(self.ready_deck))
+            new, events = self.game.step(s, core.OpenDeck(self.ready_deck, fresh=True))
+            self.deck_in_use = self.ready_deck
             self._transition(new, events)
+        elif self.changing_shoe and self.ready_deck != self.deck_in_use:
+            self.changing_shoe = self.shoe_change_due = False
+            self.shoe_rounds, self._board = [], None
+            event = core.Event("shoe_changed", {"deck_set": None})  # the set id is staff's
+            with self._write() as tx:
+                self._append(tx, None, [core.Event("shoe_changed", {"deck_set":
+                                                                    self.ready_deck})])
+            self._publish(None, [event])
+            if self.running:
+                self._next_round()
+        return {"ok": True}
+
+    def _do_cut_card(self, c: _Command) -> dict[str, Any]:
+        if self.shoe_change_due:
+            return {"ok": True}  # said already
+        self.shoe_change_due = True
+        s = self.state
+        event = core.Event("cut_card_out", {"round_id": s.round_id if s else None})
+        with self._write() as tx:
+            self._append(tx, s.round_id if s else None, [event])
+        self._publish(s.round_id if s else None, [event])
+        if s is None or s.finished:  # between rounds: change the shoe now
+            self._cancel_timer("next_round")
+            self._start_shoe_change()
         return {"ok": True}
 
     def _do_device_status(self, c: _Command) -> dict[str, Any]:

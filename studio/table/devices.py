@@ -16,6 +16,8 @@ What goes where:
   the ROUND opens it (the table's "deck_opened" event), not when the shuffler announces it: a
   shuffler that prepares the next deck during a round must not make the shoe refuse the rest of
   the current one.
+- ShoeStatus cut_card -> the table's cut_card (the round in play completes, then the shoe is
+  changed: no round until the shuffler announces the new one).
 - DeviceStatus offline/online -> the table's device_status (offline pauses; the dealer resumes).
   The first ONLINE after start is only recorded: it is not a "back online".
 - DeviceFault -> counted, logged with the raw bytes in hex, shown to the dealer (a dealer-only
@@ -44,6 +46,7 @@ from devices.events import (
     CardDrawn,
     DeviceFault,
     DeviceStatus,
+    ShoeState,
     ShoeStatus,
     ShufflerPhase,
     ShufflerState,
@@ -142,6 +145,8 @@ class AttachedDevices:
         self._idle.set()
         self._changed = asyncio.Event()
         self._pending: list[_Pending] = []
+        # the card on its way into the table: (its ref, the table's cards_taken before it)
+        self._in_flight: tuple[int, int] | None = None
         self._refs = itertools.count(1)
         self._holds = 0  # pauses queued or in flight: device cards are refused meanwhile
         self._task: asyncio.Task[None] | None = None
@@ -160,8 +165,9 @@ class AttachedDevices:
         self.shoe: ShoeReader | None = None
         self.shuffler: ShufflerReader | None = None
         if self.cfg.shoe is not None:
-            self.shoe = ShoeReader.from_config(self.cfg.shoe, table_id=tid,
-                                               expecting_card=self._expecting_card, **link)
+            self.shoe = ShoeReader.from_config(
+                self.cfg.shoe, table_id=tid, expecting_card=self._expecting_card,
+                deck_kind=actor.game.deck_kind, decks=getattr(actor.cfg, "decks", 1), **link)
         if self.cfg.shuffler is not None:
             self.shuffler = ShufflerReader.from_config(self.cfg.shuffler, table_id=tid, **link)
         self.cross: CrossCheck | None = None
@@ -273,7 +279,8 @@ class AttachedDevices:
         for p in self._pending:
             if p.ref == before:
                 break
-            if p.code in s.seen:
+            if self._in_flight is not None and p.ref == self._in_flight[0] \
+                    and self.actor.cards_taken > self._in_flight[1]:
                 continue  # consumed already; its answer is on its way
             try:
                 s, _ = self.actor.game.step(
@@ -319,6 +326,8 @@ class AttachedDevices:
         elif isinstance(item, ShoeStatus):
             self.shoe_state = item.state.value
             self._tell_dealer("shoe_status", device=item.device, state=item.state.value)
+            if item.state is ShoeState.CUT_CARD:
+                await self.actor.submit("cut_card", {})
         elif isinstance(item, _Camera):
             await self._camera(item)
         elif isinstance(item, _Tick):
@@ -364,8 +373,13 @@ class AttachedDevices:
 
     async def _forward(self, ref: int | None, code: str, source: str,
                        deck_set: str | None) -> None:
-        answer = await self.actor.submit("card", {"code": code, "source": source,
-                                                  "deck_set": deck_set})
+        if ref is not None:
+            self._in_flight = (ref, self.actor.cards_taken)
+        try:
+            answer = await self.actor.submit("card", {"code": code, "source": source,
+                                                      "deck_set": deck_set})
+        finally:
+            self._in_flight = None
         if ref is not None:
             self._drop(ref)
         if answer.get("ok"):

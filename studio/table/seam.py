@@ -61,8 +61,12 @@ class Target:
 
     kind: str  # "burn" | "position" | "dealer" | a place of the game's own ("punto")
     position: int | None = None
+    note: str | None = None  # what the dealer must also know ("third card")
 
     def describe(self) -> str:
+        return self._place() + (f" ({self.note})" if self.note else "")
+
+    def _place(self) -> str:
         if self.kind == "burn":
             return "burn a card"
         if self.kind == "dealer":
@@ -101,7 +105,11 @@ class CloseBetting:
 
 @dataclass(frozen=True, slots=True)
 class OpenDeck:
+    """A deck set opens for the round; `fresh`: no round of this table has dealt from it yet
+    (a new shoe: a game may burn cards first)."""
+
     deck_set: str
+    fresh: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """Punto e Banco on the table seam: the regulation's private virtual table (one 52-card deck
-shuffled before every hand)."""
+shuffled before every hand). The live table on the shoe is `live.py`."""
 
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ class PuntoEBanco(RoundGame):
     def table_rules(self, cfg: Any) -> core.TableRules:
         lim = cfg.limits
         return core.TableRules(core.Limits(lim.main_min, lim.main_max, lim.side_min,
-                                           lim.side_max, lim.round_max_total), paytable_of(cfg))
+                                           lim.side_max, lim.round_max_total), paytable_of(cfg),
+                               decks=cfg.decks, burn_cards=getattr(cfg, "burn_cards", 0))
 
     def bet_kind(self, name: str) -> str:
         return Bet(name)

@@ -6,6 +6,10 @@ The bets are on the table before a card is dealt (Punto, Banco, Pari, the two pa
 one hand if the player likes). Cards come in the order the rules say (`rules.next_card`: 1 and
 3 to Punto, 2 and 4 to Banco, then the third cards), so the dealer is always told which side
 gets the next card and whether a third card is due. No decision is ever asked of a player.
+
+At a live table the cards come from a shoe of `decks` decks that lasts many hands: the first
+round dealt from a new shoe (`OpenDeck(fresh=True)`) burns `burn_cards` cards first, face down
+and never shown.
 """
 
 from __future__ import annotations
@@ -62,6 +66,8 @@ class TableRules:
     limits: Limits
     paytable: Paytable
     positions: int = 1
+    decks: int = 1  # decks in a deck set: each card may come this many times
+    burn_cards: int = 0  # burnt from a new shoe before its first hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +78,10 @@ class RoundState:
     closes_at: float = 0.0
     placements: tuple[Placement, ...] = ()
     deck_sets: tuple[str, ...] = ()
-    seen: frozenset[str] = frozenset()
+    seen: tuple[str, ...] = ()  # the codes dealt from the open deck, in order
     punto: tuple[Card, ...] = ()
     banco: tuple[Card, ...] = ()
+    burn_due: int = 0  # cards still to burn from the new shoe
     deciding: int | None = None
     turn: int = 0
     settled: bool = False
@@ -95,8 +102,13 @@ class RoundState:
     def expecting(self) -> Target | None:
         if self.phase is not Phase.DEAL:
             return None
+        if self.burn_due:
+            return Target("burn")
         side = rules.next_card(self.punto, self.banco)
-        return None if side is None else Target(side)
+        if side is None:
+            return None
+        third = len(self.punto if side == "punto" else self.banco) == 2
+        return Target(side, note="third card" if third else None)
 
     def deciders(self) -> list[str]:
         return []
@@ -112,12 +124,14 @@ def open_round(round_id: str, table: TableRules, closes_at: float
 def rules_to_json(table: TableRules) -> dict[str, Any]:
     pt = table.paytable
     return {"limits": {k: getattr(table.limits, k) for k in Limits.__dataclass_fields__},
-            "paytable": {k: format_odds(getattr(pt, k)) for k in Paytable.__dataclass_fields__}}
+            "paytable": {k: format_odds(getattr(pt, k)) for k in Paytable.__dataclass_fields__},
+            "decks": table.decks, "burn_cards": table.burn_cards}
 
 
 def rules_from_json(data: Mapping[str, Any]) -> TableRules:
     return TableRules(Limits(**data["limits"]),
-                      Paytable(**{k: parse_odds(v) for k, v in data["paytable"].items()}))
+                      Paytable(**{k: parse_odds(v) for k, v in data["paytable"].items()}),
+                      decks=int(data.get("decks", 1)), burn_cards=int(data.get("burn_cards", 0)))
 
 
 def step(state: RoundState, cmd: Command) -> tuple[RoundState, list[Event]]:
@@ -236,8 +250,26 @@ def _close_betting(state: RoundState, cmd: CloseBetting) -> tuple[RoundState, li
     return new, events + [card_expected(new)]
 
 
+def _open_deck(state: RoundState, cmd: OpenDeck) -> tuple[RoundState, list[Event]]:
+    decks = state.rules.decks
+    state, events = open_deck(state, cmd, len(FIFTY_TWO) * decks)
+    if events and cmd.fresh and state.rules.burn_cards:
+        state = replace(state, burn_due=state.rules.burn_cards)
+        if state.phase is Phase.DEAL:
+            events.append(card_expected(state))  # the burn comes first
+    return state, events
+
+
 def _card(state: RoundState, cmd: CardSeen) -> tuple[RoundState, list[Event]]:
-    state, target = take_card(state, cmd, FIFTY_TWO, "52-card deck")
+    decks = state.rules.decks
+    state, target = take_card(state, cmd, FIFTY_TWO,
+                              "52-card deck" if decks == 1 else f"{decks}-deck shoe", decks)
+    if target.kind == "burn":  # recorded privately, never shown to anyone but the audit
+        state = replace(state, burn_due=state.burn_due - 1)
+        return state, [Event("burn_card", {"card": cmd.card.code, "source": cmd.source},
+                             private=True),
+                       Event("card_burned", {"source": cmd.source, "left": state.burn_due}),
+                       card_expected(state)]
     events = [Event("card_dealt", {"card": cmd.card.code, "source": cmd.source,
                                    "to": target.kind, "position": None})]
     if target.kind == "punto":
@@ -292,5 +324,5 @@ def _no_decision(state: RoundState, cmd: Decide | DecisionTimeout) -> tuple[Roun
 _HANDLERS: dict[type, Any] = {
     CloseBetting: _close_betting, CardSeen: _card, Void: _void,
     Decide: _no_decision, DecisionTimeout: _no_decision,
-    OpenDeck: lambda s, c: open_deck(s, c, len(FIFTY_TWO)),
+    OpenDeck: _open_deck,
 }

@@ -97,7 +97,7 @@ class RoundState:
     closes_at: float = 0.0
     placements: tuple[Placement, ...] = ()
     deck_sets: tuple[str, ...] = ()
-    seen: frozenset[str] = frozenset()
+    seen: tuple[str, ...] = ()  # the codes dealt from the open deck, in order
     burn: Card | None = None
     positions: Mapping[int, live.SharedPosition] = field(default_factory=dict)
     deal_index: int = 0

@@ -72,7 +72,7 @@ class RoundState:
     closes_at: float = 0.0
     placements: tuple[Placement, ...] = ()
     deck_sets: tuple[str, ...] = ()
-    seen: frozenset[str] = frozenset()
+    seen: tuple[str, ...] = ()  # the codes dealt from the open deck, in order
     player: str | None = None
     cards: tuple[Card, ...] = ()
     bank: tuple[Card, ...] = ()
