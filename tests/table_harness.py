@@ -24,11 +24,14 @@ def live_config(**changes: Any):
 
 class Harness:
     def __init__(self, store: Store, *, card_source: str = "manual", seed: int | None = None,
-                 burn_card: bool = True, positions: int = 3, limits: dict | None = None) -> None:
+                 burn_card: bool = True, positions: int = 3, limits: dict | None = None,
+                 cfg: Any = None) -> None:
+        """`cfg`: another table's configuration (default: the Sette e Mezzo live table's)."""
         self.clock = ManualClock()
         store.clock = lambda: datetime.fromtimestamp(self.clock.now(), UTC)
         self.store = store
-        cfg = live_config(card_source=card_source, burn_card=burn_card, positions=positions)
+        if cfg is None:
+            cfg = live_config(card_source=card_source, burn_card=burn_card, positions=positions)
         if limits:
             cfg = cfg.model_copy(update={"limits": cfg.limits.model_copy(update=limits)})
         self.cfg = cfg

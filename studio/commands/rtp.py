@@ -16,7 +16,7 @@ from studio.odds import format_odds
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rtp", help="exact theoretical return of a game (enumeration, no sampling)")
     p.add_argument("game", choices=["sette-e-mezzo-live", "sette-e-mezzo-quota-fissa",
-                                    "punto-e-banco", "blackjack"])
+                                    "punto-e-banco", "punto-e-banco-live", "blackjack"])
     p.add_argument("--config", help="studio TOML (default config/studio.toml)")
     p.add_argument("--table", help="table id whose paytable to use (default: the first of GAME)")
     p.add_argument("--json", action="store_true", help="print JSON (percentages, 4 decimals)")
@@ -161,7 +161,7 @@ def _blackjack(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.game == "punto-e-banco":
+    if args.game in ("punto-e-banco", "punto-e-banco-live"):
         return _punto_e_banco(args)
     if args.game == "blackjack":
         return _blackjack(args)
