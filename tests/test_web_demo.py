@@ -42,7 +42,7 @@ async def test_demo_starts_the_studio_and_prints_the_three_addresses(tmp_path) -
         login = re.search(r"dealer login: (\S+) / (\S+)", out)
         tech_login = re.search(r"technician login: (\S+) / (\S+)", out)
         assert player and dealer and tech and login and tech_login, out
-        assert "Camera cross-check on" in out
+        assert "sem-live-1 camera cross-check on" in out
         base, token = player.group(1), player.group(2)
         assert str(tmp_path) in out  # the simulated devices' links
         async with aiohttp.ClientSession() as s:

@@ -1,9 +1,10 @@
 """`studio demo`: the whole studio on 127.0.0.1.
 
-One Sette e Mezzo Live table whose cards come from a simulated shoe and shuffler on
-pseudo-terminals (read by the real serial readers) and are cross-checked against the simulated
-table camera by the real recogniser (each card the shoe deals is laid on the camera's felt), the
-same camera's video when the streaming package can serve it, SQLite under var/, a demo player
+Every live table of the configuration (Sette e Mezzo Live, Punto e Banco Live) with its cards
+from a simulated shoe and shuffler on pseudo-terminals (read by the real serial readers); the
+Sette e Mezzo shoe is cross-checked against the simulated table camera by the real recogniser
+(each card the shoe deals is laid on the camera's felt); each table camera's video when the
+streaming package can serve it, every private table, SQLite under var/, a demo player
 with credit, the dealer console and the technicians' page. It prints the three addresses, the
 demo player's link (with a token signed for this run) and the staff logins, then runs until
 Ctrl-C.
@@ -18,8 +19,16 @@ import logging
 import os
 import secrets
 import uuid
+from dataclasses import dataclass
+from typing import Any
 
-from studio.commands.hosting import open_store, serve_private_tables, start_site, until_signal
+from studio.commands.hosting import (
+    live_tables,
+    open_store,
+    serve_private_tables,
+    start_site,
+    until_signal,
+)
 
 DEMO_PLAYER = "demo-player"
 DEMO_CREDIT = 100_000  # 1,000.00 EUR
@@ -38,6 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deal-every", type=float, default=1.5,
                    help="seconds between the simulated dealer's cards (0: deal by hand on "
                         "the technicians' page)")
+    p.add_argument("--shuffle-seconds", type=float, default=4.0,
+                   help="how long the simulated shuffler takes to prepare a new shoe")
     p.set_defaults(func=run)
 
 
@@ -72,19 +83,69 @@ def _camera(table_cfg):
 
 
 
-async def _serve(args: argparse.Namespace) -> None:
+@dataclass
+class _DemoTable:
+    """One live table of the demo and what runs beside it."""
+
+    cfg: Any
+    actor: Any
+    service: Any
+    devices: Any
+    links: Any
+
+
+async def _start_table(args: argparse.Namespace, cfg, table_cfg, store, clock, hub,
+                       studio) -> _DemoTable:
+    """A live table on its simulated shoe and shuffler; Sette e Mezzo's shoe cross-checked by
+    the simulated camera (the recogniser knows its art); every table's camera filmed."""
     from devices.serial_link import sim_link_path
-    from studio import ledger
-    from studio.clock import SchedulerClock
-    from studio.config import load_config
     from studio.table.actor import TableActor
-    from studio.table.hub import Hub
-    from studio.web.context import Studio
+    from studio.table.camera_scene import mirror_on_camera
     from studio.web.simulators import SimulatedDevices
     from studio.web.tables import TableService
 
+    table_cfg = table_cfg.model_copy(update={"card_source": "shoe"})
+    actor = TableActor(table_cfg, store, clock, hub)
+    await actor.start()
+    service = TableService(actor, clock)
+    studio.add_table(service)
+    shoe_cfg = table_cfg.devices.shoe
+    timeout = getattr(shoe_cfg, "heartbeat_timeout_s", 3.0) if shoe_cfg else 3.0
+    camera = _camera(table_cfg)
+    cross_check = not args.no_cross_check and actor.game.cross_checks
+    # the demo owns both ends of its simulators: links of its own, whatever else runs here
+    links = sim_link_path(table_cfg.id, "shoe", f"demo-{os.getpid()}").parent
+    devices = SimulatedDevices(service, links, heartbeat_s=1.0, heartbeat_timeout_s=timeout,
+                               auto_deal_s=args.deal_every or None, auto_shuffle=True,
+                               camera=camera if cross_check else None,
+                               shuffle_s=args.shuffle_seconds)
+    await devices.start()
+    studio.simulators[table_cfg.id] = devices
+    await devices.new_deck()
+    if not cross_check:  # nobody lays the shoe's cards on the felt: mirror the table's
+        mirror_on_camera(actor.hub, table_cfg.id, camera, actor.game.camera_places)
+    if not args.no_video:
+        try:
+            from streaming.signalling import VideoService
+            from streaming.source import source_for_camera
+
+            # The video: the simulated table camera, showing the cards as they are dealt.
+            studio.video[table_cfg.id] = VideoService.from_config(
+                cfg, table_cfg.id, source=source_for_camera("sim", 1280, 720, 25,
+                                                            sim_renderer=camera))
+        except Exception as e:  # noqa: BLE001 - the table plays on without video
+            print(f"(no table video for {table_cfg.id}: {e})")
+    return _DemoTable(table_cfg, actor, service, devices, links)
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    from studio import ledger
+    from studio.clock import SchedulerClock
+    from studio.config import load_config
+    from studio.table.hub import Hub
+    from studio.web.context import Studio
+
     cfg = load_config(args.config)
-    table_cfg = cfg.first_table("sette-e-mezzo-live").model_copy(update={"card_source": "shoe"})
     loop = asyncio.get_running_loop()
     clock = SchedulerClock(loop)  # timers are delivered on this loop
     database = args.database or cfg.studio.database_url
@@ -96,72 +157,49 @@ async def _serve(args: argparse.Namespace) -> None:
             ledger.credit(tx, f"demo-topup/{uuid.uuid4().hex}", DEMO_PLAYER, DEMO_CREDIT)
 
     hub = Hub()
-    actor = TableActor(table_cfg, store, clock, hub)
-    await actor.start()
-    service = TableService(actor, clock)
     secret = os.environ.get(cfg.web.secret_env) or secrets.token_urlsafe(32)
     accounts, made = _accounts(cfg)
-    studio = Studio.build(cfg.web, clock, store, secret, accounts, [service])
-
-    shoe_cfg = table_cfg.devices.shoe
-    timeout = getattr(shoe_cfg, "heartbeat_timeout_s", 3.0) if shoe_cfg else 3.0
-    camera = _camera(table_cfg)
-    # the demo owns both ends of its simulators: links of its own, whatever else runs here
-    links = sim_link_path(table_cfg.id, "shoe", f"demo-{os.getpid()}").parent
-    devices = SimulatedDevices(service, links,
-                               heartbeat_s=1.0, heartbeat_timeout_s=timeout,
-                               auto_deal_s=args.deal_every or None, auto_shuffle=True,
-                               camera=None if args.no_cross_check else camera)
-    await devices.start()
-    studio.simulators[table_cfg.id] = devices
-    await devices.new_deck()
-
-    if args.no_cross_check:  # nobody lays the shoe's cards on the felt: mirror the table's
-        from studio.table.camera_scene import mirror_on_camera
-
-        mirror_on_camera(actor.hub, table_cfg.id, camera)
-    if not args.no_video:
-        try:
-            from streaming.signalling import VideoService
-            from streaming.source import source_for_camera
-
-            # The video: the simulated table camera, showing the cards as they are dealt.
-            studio.video[table_cfg.id] = VideoService.from_config(
-                cfg, table_cfg.id, source=source_for_camera("sim", 1280, 720, 25,
-                                                            sim_renderer=camera))
-        except Exception as e:  # noqa: BLE001 - the table plays on without video
-            print(f"(no table video: {e})")
-
+    studio = Studio.build(cfg.web, clock, store, secret, accounts, [])
+    tables = [await _start_table(args, cfg, t, store, clock, hub, studio)
+              for t in live_tables(cfg)]
     private = await serve_private_tables(cfg, store, clock, hub, studio)
     runner, base = await start_site(studio, "127.0.0.1",
                                     cfg.studio.port if args.port is None else args.port)
-    await actor.dealer("demo", "start", uuid.uuid4().hex)
+    for t in tables:
+        await t.actor.dealer("demo", "start", uuid.uuid4().hex)
 
     token = studio.signer.player_token(DEMO_PLAYER, cfg.web.player_token_ttl_s)
-    print(f"Live studio: {table_cfg.name} ({table_cfg.id}), database {database}", flush=True)
-    print(f"  Player:      {base}/play?token={token}", flush=True)
+    print(f"Live studio, database {database}", flush=True)
+    for t in tables:
+        print(f"  {t.cfg.name}: {base}/play?table={t.cfg.id}&token={token}", flush=True)
+    if tables:
+        print(f"  Player:      {base}/play?token={token}", flush=True)
     for p in private:
         print(f"  {p.cfg.name}: {base}/play?table={p.table_id}&token={token}", flush=True)
     print(f"  Dealer:      {base}/dealer", flush=True)
     print(f"  Technicians: {base}/technician", flush=True)
     for role, user, password in made:
         print(f"  {role} login: {user} / {password}", flush=True)
-    print(f"  Simulated shoe and shuffler: {devices.shoe.path}, {devices.shuffler.path}",
-          flush=True)
-    if devices.watch is not None:
-        print(f"  Camera cross-check on: the recogniser looks {devices.watch.fps:g} times a "
-              "second (--no-cross-check: the shoe alone)", flush=True)
+    for t in tables:
+        d = t.devices
+        print(f"  {t.cfg.id} simulated shoe and shuffler: {d.shoe.path}, {d.shuffler.path}",
+              flush=True)
+        if d.watch is not None:
+            print(f"  {t.cfg.id} camera cross-check on: the recogniser looks {d.watch.fps:g} "
+                  "times a second (--no-cross-check: the shoe alone)", flush=True)
     print("Ctrl-C stops the studio.", flush=True)
 
     await until_signal()
     print("stopping…", flush=True)
     await runner.cleanup()
-    await devices.stop()
-    with contextlib.suppress(OSError):
-        links.rmdir()  # the links went with the simulators
+    for t in tables:
+        await t.devices.stop()
+        with contextlib.suppress(OSError):
+            t.links.rmdir()  # the links went with the simulators
     for p in private:
         await p.stop()
-    await actor.stop()
-    service.close()
+    for t in tables:
+        await t.actor.stop()
+        t.service.close()
     clock.shutdown()
     store.dispose()

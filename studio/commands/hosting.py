@@ -52,6 +52,13 @@ async def start_site(studio: Studio, host: str, port: int) -> tuple[web.AppRunne
     return runner, f"http://{shown}:{real_port}"
 
 
+def live_tables(cfg: StudioConfig) -> list:
+    """The configuration's live (shared) tables whose game the studio serves."""
+    from studio.games import served
+
+    return [t for t in cfg.tables if getattr(t, "pace", "live") == "live" and served(t.game)]
+
+
 def private_tables(cfg: StudioConfig) -> list:
     """The configuration's private tables whose game the studio serves."""
     from studio.games import served

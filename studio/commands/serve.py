@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from studio.commands.hosting import (
+    live_tables,
     open_store,
     private_tables,
     serve_private_tables,
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
     from studio.table.hub import Hub
     from studio.web.tables import TableService
 
-LIVE_GAMES = ("sette-e-mezzo-live",)  # the live games whose tables run on devices today
 
 
 class ServeError(RuntimeError):
@@ -132,7 +132,7 @@ def _camera(cfg: StudioConfig, table_cfg: SetteEMezzoLiveTable,
         from studio.table.camera_scene import mirror_on_camera
 
         sim = SimCamera(table_cfg.deck_art.value, positions=table_cfg.positions)
-        mirror_on_camera(rt.actor.hub, table_cfg.id, sim)
+        mirror_on_camera(rt.actor.hub, table_cfg.id, sim, rt.actor.game.camera_places)
         return VideoService.from_config(cfg, table_cfg.id, source=source_for_camera(
             "sim", cam.width, cam.height, cam.fps, sim_renderer=sim)), None
     from devices.camera.voting import CameraCardSource
@@ -172,7 +172,7 @@ async def _serve(args: argparse.Namespace) -> None:
         raise ServeError("serve.no_accounts", "the configuration names no staff accounts "
                                               "([[web.accounts]]): nobody could deal")
     secret = _secret(cfg)
-    live = [t for t in cfg.tables if t.game in LIVE_GAMES]
+    live = live_tables(cfg)
     private = private_tables(cfg)
     if not live and not private:
         raise ServeError("serve.no_tables", "the configuration has no live table to serve")

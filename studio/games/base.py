@@ -21,6 +21,9 @@ class RoundGame:
 
     round: ModuleType
     choices: Mapping[str, Any]
+    page = "page.html"  # the player's page in the package's static/ (none: the live page)
+    cross_checks = False  # the camera's recogniser knows this game's art (cross-checks a shoe)
+    camera_places: Mapping[str, int | str] = {}  # a place of the game's own -> camera area
 
     def rules_to_json(self, rules: Any) -> dict[str, Any]:
         return self.round.rules_to_json(rules)

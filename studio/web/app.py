@@ -24,7 +24,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from dealer_console import routes as dealer_routes
 from devices.camera.assets import ASSETS_DIR, BACK_FILE
 from studio.cards import CardCodeError, DeckArt, parse_card, scan_file_name
-from studio.games import GAMES
+from studio.games import GAMES, game_for
 from studio.storage import StorageError
 from studio.web import player_api, staff, technician_api
 from studio.web.context import STUDIO, Studio
@@ -89,7 +89,7 @@ async def play(request: web.Request) -> web.FileResponse:
     private = studio.private.get(table_id)
     game = private.cfg.game if private else (
         studio.tables[table_id].actor.game.name if table_id in studio.tables else None)
-    page = game_static(game, "page.html") if game else None
+    page = game_static(game, game_for(game).page) if game else None
     return web.FileResponse(page if page is not None and page.is_file()
                             else STATIC_DIR / "player.html")
 

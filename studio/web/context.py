@@ -41,6 +41,10 @@ class Studio:
     # private tables by table id; each player's instance joins `tables` while it is open
     private: dict[str, PrivateTables] = field(default_factory=dict)
 
+    def add_table(self, service: TableService) -> None:
+        """Serve a live table (one built after the studio was)."""
+        self.tables[service.table_id] = service
+
     def add_private(self, tables: PrivateTables) -> None:
         """Serve a private table: each instance gets its TableService while it is open."""
         self.private[tables.table_id] = tables

@@ -2,7 +2,9 @@
 the same devices adapter as real hardware (studio/table/devices.py).
 
 What technicians drive from their page (and the demo runs by itself): the shuffler prepares a
-fresh deck for every round and the deck goes into the shoe; the shoe deals a card when told
+fresh deck for every round and the deck goes into the shoe (a table whose shoe lasts many rounds,
+`cut_card` in its config: a new shoe of `decks` decks when the table changes it after the cut
+card, the shuffle taking `shuffle_s`); the shoe deals a card when told
 (or, with auto-deal on, whenever the table expects one). The readers see the serial frames
 exactly as from real devices. With a simulated camera, each card the shoe deals is laid face up
 where it goes (the burn card goes to the discard, off camera), the felt is cleared when betting
@@ -42,7 +44,7 @@ class SimulatedDevices:
                  heartbeat_timeout_s: float = 3.0, reader_clock: LinkClock | None = None,
                  auto_deal_s: float | None = None, auto_shuffle: bool = True,
                  baud: int = 115200, camera: SimCamera | None = None,
-                 camera_fps: float | None = 5.0) -> None:
+                 camera_fps: float | None = 5.0, shuffle_s: float = 0.0) -> None:
         """camera: a simulated table camera to cross-check the shoe against (None: the shoe
         alone); camera_fps: how often the recogniser looks (None: only when `watch.look()` is
         called, as tests do)."""
@@ -51,8 +53,13 @@ class SimulatedDevices:
         self.actor = service.actor
         self.shoe_link = PtyPair(link_dir / f"{table_id}-shoe")
         self.shuffler_link = PtyPair(link_dir / f"{table_id}-shuffler")
-        self.shoe = ShoeSim(self.shoe_link, heartbeat_s=heartbeat_s)
-        self.shuffler = ShufflerSim(self.shuffler_link, heartbeat_s=heartbeat_s)
+        table = self.actor.cfg
+        self.cut_card: int | None = getattr(table, "cut_card", None)  # a shoe of many rounds
+        self.shoe = ShoeSim(self.shoe_link, heartbeat_s=heartbeat_s,
+                            deck_kind=self.actor.game.deck_kind,
+                            decks=getattr(table, "decks", 1), cut_card=self.cut_card)
+        self.shuffler = ShufflerSim(self.shuffler_link, heartbeat_s=heartbeat_s,
+                                    shuffle_s=shuffle_s)
         cam_cfg = None if camera is None else CameraDevice(
             source="sim", width=1280, height=720, fps=max(1, round(camera.fps)))
         cfg = TableDevices(shoe=SerialDevice(port=self.shoe_link.path, baud=baud),
@@ -123,8 +130,10 @@ class SimulatedDevices:
             if self._deck_waiting is not None:  # shuffled during the round: into the shoe now
                 self.shoe.load_deck(self._deck_waiting)
                 self._deck_waiting = None
-            elif self.auto_shuffle:
+            elif self.auto_shuffle and self.cut_card is None:
                 self._spawn(self.new_deck())
+        elif kind == "shoe_change_started" and self.auto_shuffle:
+            self._spawn(self.new_deck())  # the shoe is changed after the cut card
         elif kind == "card_expected" and self.auto_deal_s is not None:
             self._spawn(self._auto_deal())
 
@@ -182,6 +191,8 @@ class SimulatedDevices:
             if action == "status":
                 await self.shoe.set_status(arg or "ready")
                 return f"status {arg or 'ready'}"
+            if action == "cut":  # rehearse the cut card: it comes out N cards from the end
+                return await self.shoe.command(f"cut {arg or ''}")
             if action == "fault":
                 return await self.shoe.inject(*_fault(arg))
         if device == "shuffler":
@@ -227,7 +238,8 @@ class SimulatedDevices:
         return {
             "auto_deal_s": self.auto_deal_s, "auto_shuffle": self.auto_shuffle,
             "shoe": {"path": self.shoe.path, "deck_set": self.shoe.deck_set,
-                     "remaining": len(self.shoe.remaining), "online": online.get("shoe", False),
+                     "remaining": len(self.shoe.remaining), "decks": self.shoe.decks,
+                     "cut_card_at": self.shoe.cut_at, "online": online.get("shoe", False),
                      "state": a.shoe_state,
                      "reader_deck_set": a.shoe.deck_set if a.shoe else None,
                      "faults": a.shoe.fault_counts() if a.shoe else {},

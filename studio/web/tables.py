@@ -236,6 +236,8 @@ class TableService:
         if audience != "dealer" and snap.get("paused"):
             snap["paused"] = "paused"  # a pause reason may name a device fault: not for players
         snap["server_time"] = self.clock.now()
+        paytable = getattr(self.actor.cfg, "paytable", None)  # the odds the page shows
+        snap["paytable"] = paytable.model_dump() if paytable is not None else None
         timers = getattr(self.actor.cfg, "timers", None)  # a private table has none
         snap["timers"] = timers.model_dump() if timers is not None else None
         session = getattr(self.actor.cfg, "session", None)

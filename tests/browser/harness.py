@@ -47,12 +47,15 @@ def accounts() -> Accounts:
 
 class StudioHarness:
     def __init__(self, tmp: Path, *, burn_card: bool = True, limits: dict | None = None,
-                 web: dict | None = None, camera: bool = False) -> None:
+                 web: dict | None = None, camera: bool = False,
+                 table: str = "sem-live-1") -> None:
+        """`table`: the live table on the simulated devices (its config in studio.toml)."""
         self.clock = ManualClock()
         self.store = Store.open(f"sqlite:///{tmp / 'studio.db'}",
                                 clock=lambda: datetime.fromtimestamp(self.clock.now(), UTC))
-        cfg = load_config().first_table("sette-e-mezzo-live")
-        cfg = cfg.model_copy(update={"card_source": "shoe", "burn_card": burn_card})
+        cfg = load_config().table(table)
+        cfg = cfg.model_copy(update={"card_source": "shoe"} | (
+            {"burn_card": burn_card} if hasattr(cfg, "burn_card") else {}))
         if limits:
             cfg = cfg.model_copy(update={"limits": cfg.limits.model_copy(update=limits)})
         self.cfg = cfg

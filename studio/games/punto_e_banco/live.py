@@ -16,6 +16,8 @@ class PuntoEBancoLive(PuntoEBanco):
     """The shared live table ("punto-e-banco-live"): the same hand, from the shoe."""
 
     name = "punto-e-banco-live"
+    page = "live.html"
+    camera_places: Mapping[str, int | str] = {"punto": 1, "banco": "dealer"}
 
     def shoe_view(self, closed: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """The scoreboards of the shoe so far, from its hands' summaries (oldest first)."""

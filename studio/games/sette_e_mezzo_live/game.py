@@ -26,6 +26,8 @@ class SetteEMezzoLive(RoundGame):
     """The game object the studio registers as "sette-e-mezzo-live"."""
 
     name = "sette-e-mezzo-live"
+    page = "player.html"  # the studio's live page (studio/web/static)
+    cross_checks = True
     round = core
     deck = core.FORTY
     deck_kind = DeckKind.ITALIAN_40

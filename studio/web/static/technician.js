@@ -38,8 +38,10 @@ function faults(f) {
 function renderSims(s) {
   page.sims = s;
   if (!s) { $("shoe").textContent = "This table runs on real devices."; return; }
+  const cut = s.shoe.cut_card_at ? ` · cut card ${s.shoe.cut_card_at} from the end` : "";
   $("shoe").textContent = `${s.shoe.online ? "online" : "offline"} · ${s.shoe.path} · deck `
-    + `${s.shoe.deck_set} · ${s.shoe.remaining} cards left · ${s.shoe.cards_delivered} cards `
+    + `${s.shoe.deck_set} (${s.shoe.decks} deck${s.shoe.decks > 1 ? "s" : ""}) · `
+    + `${s.shoe.remaining} cards left${cut} · ${s.shoe.cards_delivered} cards `
     + `to the table · faults: ${faults(s.shoe.faults)}`;
   $("shuffler").textContent = `${s.shuffler.online ? "online" : "offline"} · `
     + `${s.shuffler.path} · ${s.shuffler.decks_made} decks · ready: `
@@ -84,6 +86,7 @@ async function main() {
   $("deal-card").onclick = () => sim("shoe", "deal_card", $("card").value.trim());
   $("inject-shoe").onclick = () => sim("shoe", "fault", $("shoe-fault").value);
   $("set-status").onclick = () => sim("shoe", "status", $("shoe-status").value);
+  $("set-cut").onclick = () => sim("shoe", "cut", $("cut").value.trim());
   $("auto-on").onclick = () => sim("shoe", "auto_deal", "1.5");
   $("auto-off").onclick = () => sim("shoe", "auto_deal", "off");
   $("shuffle").onclick = () => sim("shuffler", "shuffle");

@@ -34,8 +34,7 @@ const TEXT = {
     "session.closed": "Session closed.", errors: {},
   },
 };
-const SPOTS = [["punto", "1:1"], ["banco", "1:1 − 5%"], ["pari", "9:1"],
-               ["punto_pair", "15:1"], ["banco_pair", "15:1"]];
+const SPOTS = ["punto", "banco", "pari", "punto_pair", "banco_pair"];
 const CHIPS = [100, 500, 1000, 2500, 10000];
 const REVEAL_MS = 450;
 
@@ -162,8 +161,11 @@ function renderControls() {
   const inPlay = rnd && !["closed", "void"].includes(rnd.phase);
   $("stake-row").hidden = Boolean(inPlay);
   $("spots").classList.toggle("locked", Boolean(inPlay));
+  const pt = (app.view && app.view.paytable) || {};
   for (const b of $("spots").children) {
     const kind = b.dataset.kind;
+    b.querySelector(".odds").textContent = kind === "banco" && pt.banco_commission_pct
+      ? `${pt.banco} − ${pt.banco_commission_pct}%` : pt[kind] || ""; // the table's odds
     b.querySelector(".amount").textContent = app.stakes[kind] ? money(app.stakes[kind],
                                                                       app.lang) : "";
     b.disabled = Boolean(inPlay) || app.revealing;
@@ -199,10 +201,10 @@ function applyLanguage() {
 // ------------------------------------------------------------------------------ wiring
 
 function wire() {
-  $("spots").replaceChildren(...SPOTS.map(([kind, odds]) => {
+  $("spots").replaceChildren(...SPOTS.map((kind) => {
     const b = el("button", { class: `spot ${kind}`, "data-kind": kind,
                              "data-testid": `spot-${kind}` },
-    el("strong", {}, t(kind)), el("span", { class: "odds" }, odds),
+    el("strong", {}, t(kind)), el("span", { class: "odds" }),
     el("span", { class: "amount" }));
     b.addEventListener("click", () => {
       const lim = app.view ? app.view.limits : null;

@@ -1,0 +1,296 @@
+// The player's page of the live Punto e Banco table: the video, the betting window (chips on
+// Punto, Banco, Pari and the pairs, Annulla, Ripunta), the cards as the dealer deals them from
+// the shoe, the result with Banco's commission, and the scoreboards of the shoe that baccarat
+// players follow (bead plate, big road, big eye boy, small road, cockroach pig, the counts).
+// The page draws what the server says (the state on every (re)connection and after every burst
+// of events); the roads are computed by the server from the shoe's hands, never here.
+
+import { cardImage, commands, el, privateSession, takeToken, toast } from "/static/chrome.js";
+import { STRINGS as COMMON, money } from "/static/i18n.js";
+
+const TEXT = {
+  it: {
+    punto: "Punto", banco: "Banco", pari: "Pari", punto_pair: "Punto Pair",
+    banco_pair: "Banco Pair", annulla: "Annulla", ripunta: "Ripunta", history: "Cronologia",
+    balance: "Saldo", language: "English", rejoin: "Rientra", connected: "Connesso",
+    reconnecting: "Riconnessione in corso…", reserved: "in gioco",
+    disconnected: "Disconnesso: la connessione non è tornata.",
+    won_punto: "Vince Punto", won_banco: "Vince Banco", won_pari: "Pari",
+    you_get: "Ti torna", commission: "commissione", no_history: "Nessuna mano giocata",
+    limits: "Limiti", video_still: "Video del tavolo", stop_bets: "Stop alle puntate",
+    phase_none: "In attesa della prossima mano", phase_betting: "Piazzate le vostre puntate",
+    phase_deal: "Distribuzione delle carte", phase_closed: "Mano conclusa",
+    phase_void: "Mano annullata", paused: "Tavolo in pausa", next_to: "Prossima carta a",
+    last_hand: "Carta di taglio: ultima mano di questo sabot",
+    shuffling: "Cambio del sabot: le carte vengono mescolate",
+    hands: "Mani", pairs: "Coppie", bead_plate: "Bead plate", big_road: "Big road",
+    big_eye_boy: "Big eye boy", small_road: "Small road", cockroach_pig: "Cockroach pig",
+    burn: "il croupier scarta una carta", "session.replaced": "Hai aperto il gioco in un'altra finestra.",
+    "session.inactive": "Nessuna azione di gioco da 20 minuti: sessione chiusa.",
+    "session.closed": "Sessione chiusa.", refunded: "Rimborsato",
+  },
+  en: {
+    punto: "Punto (player)", banco: "Banco (bank)", pari: "Pari (tie)",
+    punto_pair: "Punto Pair", banco_pair: "Banco Pair", annulla: "Annulla (clear)",
+    ripunta: "Ripunta (repeat)", history: "History", balance: "Balance", language: "Italiano",
+    rejoin: "Rejoin", connected: "Connected", reconnecting: "Reconnecting…",
+    reserved: "in play", disconnected: "Disconnected: the connection did not come back.",
+    won_punto: "Punto wins", won_banco: "Banco wins", won_pari: "Tie", you_get: "You get",
+    commission: "commission", no_history: "No hands played yet", limits: "Limits",
+    video_still: "Table video", stop_bets: "No more bets", phase_none: "Waiting for the next hand",
+    phase_betting: "Place your bets", phase_deal: "Dealing", phase_closed: "Hand over",
+    phase_void: "Hand void", paused: "Table paused", next_to: "Next card to",
+    last_hand: "Cut card: last hand of this shoe",
+    shuffling: "New shoe: the cards are being shuffled", hands: "Hands", pairs: "Pairs",
+    bead_plate: "Bead plate", big_road: "Big road", big_eye_boy: "Big eye boy",
+    small_road: "Small road", cockroach_pig: "Cockroach pig", burn: "the dealer burns a card",
+    "session.replaced": "You opened the game in another window: this session is closed.",
+    "session.inactive": "No game action for 20 minutes: the session is closed.",
+    "session.closed": "Session closed.", refunded: "Refunded",
+  },
+};
+const KINDS = ["punto", "banco", "pari", "punto_pair", "banco_pair"];
+const CHIPS = [100, 500, 1000, 2500, 10000];
+
+const params = new URLSearchParams(location.search);
+const token = takeToken(params);
+const app = {
+  lang: params.get("lang") || localStorage.getItem("lang") || "it",
+  tableId: params.get("table") || "pb-live-1",
+  session: null, ws: null, retry: 0, retryUntil: null, closedCode: null, reconnectS: 120,
+  view: null, balance: null, chip: 500, settled: null, timer: null, video: null,
+};
+window.__pbLive = app; // tests and support staff read it
+
+const $ = (id) => document.getElementById(id);
+const t = (k) => (TEXT[app.lang] || TEXT.it)[k] ?? (COMMON[app.lang] || COMMON.it)[k] ?? k;
+const errorText = (e) => ((COMMON[app.lang] || COMMON.it).errors[e.code] || e.message || e.code);
+
+const { api, command } = commands(token, app, {
+  onError: (e) => showError(e), onBalance: (b) => renderBalance(b) });
+
+function showError(error) {
+  toast($("toast"), errorText(error), error.code);
+  if (error.code && error.code.startsWith("session.")) session.close(error.code);
+}
+
+const session = privateSession(app, token, {
+  t, api, showError, errorText,
+  onJoined(joined) {
+    renderBalance(joined.balance);
+    render(joined.table);
+    renderHistory(joined.history);
+    startVideo();
+  },
+  onState(msg) {
+    if (msg.balance) renderBalance(msg.balance);
+    render(msg.table);
+  },
+  onEvent(ev) {
+    if (ev.type === "player_settled") { app.settled = ev; if (app.view) showResult(); }
+    else if (ev.type === "betting_closed") flash(t("stop_bets"));
+    else if (ev.type === "shoe_scoreboard" && app.view) { app.view.shoe = ev; renderRoads(); }
+  },
+  onHistory: (rounds) => renderHistory(rounds),
+});
+
+// ------------------------------------------------------------------------------ rendering
+
+function renderBalance(b) {
+  app.balance = b;
+  $("balance").textContent = money(b.available, app.lang);
+  $("balance").dataset.cents = b.available;
+  $("reserved").textContent = b.reserved ? `${money(b.reserved, app.lang)} ${t("reserved")}`
+    : "";
+}
+
+function render(view) {
+  const before = app.view && app.view.round ? app.view.round.round_id : null;
+  app.view = view;
+  const rnd = view.round;
+  if (!rnd || rnd.round_id !== before) app.settled = null;
+  $("table-name").textContent = view.name;
+  const lim = view.limits;
+  $("limits").textContent = `${t("limits")} ${money(lim.main_min, app.lang)} – `
+    + `${money(lim.main_max, app.lang)}`;
+  const phase = rnd ? rnd.phase : "none";
+  let text = view.paused ? t("paused") : t(`phase_${phase}`);
+  if (!view.paused && rnd && rnd.next_to) {
+    text += ` · ${rnd.next_to === "burn" ? t("burn") : `${t("next_to")} ${t(rnd.next_to)}`}`;
+  }
+  $("phase").textContent = text;
+  $("phase").dataset.phase = view.paused ? "paused" : phase;
+  $("shoe-note").hidden = !(view.changing_shoe || view.last_hand_of_shoe);
+  $("shoe-note").textContent = view.changing_shoe ? t("shuffling") : t("last_hand");
+  $("shoe-note").dataset.state = view.changing_shoe ? "shuffling" : "last_hand";
+  for (const side of ["punto", "banco"]) {
+    const cards = rnd ? rnd[side] : [];
+    $(`${side}-cards`).replaceChildren(...cards.map((c) => cardImage(c, view.deck_art,
+                                                                      app.lang)));
+    $(`${side}-total`).textContent = rnd && rnd[`${side}_total`] !== null
+      && rnd[`${side}_total`] !== undefined ? rnd[`${side}_total`] : "";
+  }
+  if (rnd && rnd.outcome) showResult(); else $("result").hidden = true;
+  renderSpots();
+  renderRoads();
+  app.timer = phase === "betting" && !view.paused
+    ? { left: rnd.closes_at - view.server_time, at: performance.now() } : null;
+  tick();
+}
+
+function mine() {
+  const out = {};
+  for (const b of (app.view && app.view.round && app.view.round.my_bets) || []) {
+    out[b.kind] = (out[b.kind] || 0) + b.amount;
+  }
+  return out;
+}
+
+function renderSpots() {
+  const view = app.view;
+  const betting = !!view && !view.paused && view.round && view.round.phase === "betting";
+  const my = mine();
+  const pt = (view && view.paytable) || {};
+  for (const b of $("spots").children) {
+    const kind = b.dataset.kind;
+    b.disabled = !betting;
+    b.classList.toggle("has-bet", !!my[kind]);
+    b.querySelector(".amount").textContent = my[kind] ? money(my[kind], app.lang) : "";
+    const odds = pt[kind] || "";
+    b.querySelector(".odds").textContent = kind === "banco" && pt.banco_commission_pct
+      ? `${odds} − ${pt.banco_commission_pct}%` : odds;
+  }
+  $("btn-cancel").disabled = !betting || !Object.keys(my).length;
+  $("btn-repeat").disabled = !betting || Object.keys(my).length > 0;
+  for (const b of $("chips").children) {
+    b.setAttribute("aria-checked", String(Number(b.dataset.value) === app.chip));
+  }
+}
+
+function showResult() {
+  const rnd = app.view.round;
+  if (!rnd || !rnd.outcome) return;
+  const box = $("result");
+  const my = app.settled && app.settled.round_id === rnd.round_id ? app.settled : null;
+  let text = t(`won_${rnd.outcome}`);
+  if (my) {
+    const back = my.bets.reduce((a, b) => a + b.returned, 0);
+    const fee = my.bets.reduce((a, b) => a + b.commission, 0);
+    text += ` · ${t("you_get")} ${money(back, app.lang)}`
+      + (fee ? ` (${t("commission")} ${money(fee, app.lang)})` : "");
+  }
+  box.textContent = text;
+  box.className = `result ${rnd.outcome === "pari" ? "push" : "win"}`;
+  box.dataset.outcome = rnd.outcome;
+  box.hidden = false;
+}
+
+function mark(col, row, cls, text = "", title = "") {
+  return el("span", { class: `mark ${cls}`, style: `grid-column:${col + 1};grid-row:${row + 1}`,
+                      title }, text);
+}
+
+function renderRoads() {
+  const shoe = app.view && app.view.shoe;
+  if (!shoe) return;
+  const c = shoe.counts;
+  $("shoe-stats").replaceChildren(
+    el("span", { "data-stat": "hands" }, `${t("hands")} `, el("b", {}, String(shoe.hands))),
+    el("span", { "data-stat": "punto" }, `${t("punto")} `, el("b", {}, String(c.punto))),
+    el("span", { "data-stat": "banco" }, `${t("banco")} `, el("b", {}, String(c.banco))),
+    el("span", { "data-stat": "pari" }, `${t("pari")} `, el("b", {}, String(c.pari))),
+    el("span", { "data-stat": "pairs" }, `${t("pairs")} `,
+       el("b", {}, `${shoe.pairs.punto_pair} / ${shoe.pairs.banco_pair}`)));
+  $("bead-plate").replaceChildren(...shoe.bead_plate.map(([col, row, w]) =>
+    mark(col, row, w, { P: "P", B: "B", T: "T" }[w])));
+  $("big-road").replaceChildren(...shoe.big_road.map(([col, row, w, ties]) =>
+    mark(col, row, w, ties ? String(ties) : "", ties ? `${t("pari")} ×${ties}` : "")));
+  for (const [id, key] of [["big-eye-boy", "big_eye_boy"], ["small-road", "small_road"],
+                           ["cockroach-pig", "cockroach_pig"]]) {
+    const marks = [];
+    shoe[key].forEach((column, col) => column.slice(0, 6).forEach((m, row) =>
+      marks.push(mark(col, row, m))));
+    $(id).replaceChildren(...marks);
+  }
+}
+
+function renderHistory(rounds) {
+  const list = $("history");
+  if (!rounds || !rounds.length) { list.replaceChildren(el("li", {}, t("no_history"))); return; }
+  list.replaceChildren(...rounds.map((r) => el("li", { "data-round": r.round_id },
+    r.status === "void" ? `${t("refunded")} ${money(r.returned, app.lang)}`
+      : `${t(`won_${r.outcome}`)} · ${t("punto")} ${(r.punto || []).join(" ")} (${r.punto_total})`
+        + ` – ${t("banco")} ${(r.banco || []).join(" ")} (${r.banco_total})`
+        + ` · ${r.net >= 0 ? "+" : ""}${money(r.net, app.lang)}`)));
+}
+
+function tick() {
+  const tb = app.timer;
+  $("timer-box").hidden = !tb;
+  if (tb) $("timer").textContent = Math.ceil(Math.max(0, tb.left - (performance.now() - tb.at)
+                                                      / 1000));
+}
+setInterval(tick, 250);
+
+function flash(text) {
+  const b = $("banner");
+  b.textContent = text;
+  b.hidden = false;
+  clearTimeout(flash.timer);
+  flash.timer = setTimeout(() => { b.hidden = true; }, 2200);
+}
+
+async function startVideo() {
+  if (app.video) return;
+  try {
+    const tables = await (await fetch("/api/tables")).json();
+    const me = tables.tables.find((x) => x.id === app.tableId);
+    if (!me || !me.video) return; // no camera: the still frame stays
+    const { startVideo: start } = await import(`/video/${app.tableId}/static/video_client.js`);
+    app.video = await start($("video"), { offerUrl: `/video/${app.tableId}/offer`, token });
+    $("video").hidden = false;
+    $("still").hidden = true;
+  } catch (e) {
+    console.warn("video unavailable", e);
+  }
+}
+
+function applyLanguage() {
+  document.documentElement.lang = app.lang;
+  for (const e of document.querySelectorAll("[data-t]")) e.textContent = t(e.dataset.t);
+  for (const b of $("spots").children) b.querySelector("strong").textContent = t(b.dataset.kind);
+  $("lang").textContent = t("language");
+  if (app.balance) renderBalance(app.balance);
+  if (app.view) render(app.view);
+}
+
+// ------------------------------------------------------------------------------ wiring
+
+function wire() {
+  $("spots").replaceChildren(...KINDS.map((kind) => {
+    const b = el("button", { class: `spot ${kind}`, "data-kind": kind,
+                             "data-testid": `spot-${kind}` },
+    el("strong", {}, t(kind)), el("span", { class: "odds" }), el("span", { class: "amount" }));
+    b.addEventListener("click", () => command("bets", {
+      bets: [{ position: 1, kind, amount: app.chip }] }));
+    return b;
+  }));
+  $("chips").replaceChildren(...CHIPS.map((v) => {
+    const b = el("button", { class: "chip", role: "radio", "data-value": String(v),
+                             "data-testid": `chip-${v}` },
+    `€${v % 100 ? (v / 100).toFixed(2) : v / 100}`);
+    b.addEventListener("click", () => { app.chip = v; renderSpots(); });
+    return b;
+  }));
+  $("btn-cancel").addEventListener("click", () => command("cancel"));
+  $("btn-repeat").addEventListener("click", () => command("repeat"));
+  $("lang").addEventListener("click", () => {
+    app.lang = app.lang === "it" ? "en" : "it";
+    localStorage.setItem("lang", app.lang);
+    applyLanguage();
+  });
+}
+
+wire();
+applyLanguage();
+session.join();
