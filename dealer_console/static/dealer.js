@@ -39,11 +39,15 @@ function render(view) {
   let next = "–";
   if (view.dispute) next = "Shoe and camera disagree: check the card, key it in, resume";
   else if (view.paused) next = "Table paused: resolve, then resume";
+  else if (view.changing_shoe) next = "Change the shoe: the shuffler prepares a new one";
   else if (rnd && rnd.expecting) next = rnd.expecting[0].toUpperCase() + rnd.expecting.slice(1);
   else if (rnd && rnd.phase === "betting") next = "Betting is open: wait for Stop alle puntate";
   else if (rnd && rnd.phase === "decisions") next = `Players decide on position ${rnd.deciding}`;
   else if (!view.running) next = "Press Start to open the first round";
   else next = "Wait for the next round";
+  if (view.last_hand_of_shoe && !view.changing_shoe) {
+    next += " · cut card out: this is the shoe's last hand";
+  }
   $("next").textContent = next;
   $("bets").textContent = rnd ? `${rnd.bets} bets` + (rnd.staked !== undefined
     ? ` · ${(rnd.staked / 100).toFixed(2)} EUR staked` : "") : "";
@@ -53,9 +57,21 @@ function render(view) {
       at: performance.now() } : null;
 
   $("dealer").replaceChildren(...(rnd ? rnd.dealer : []).map((c) => cardHtml(document, c)));
-  $("dealer-total").textContent = rnd ? halves(rnd.dealer_total) : "";
+  $("dealer-total").textContent = rnd && rnd.dealer_total !== undefined
+    && rnd.dealer_total !== null ? halves(rnd.dealer_total) : "";
   const positions = [];
-  for (let n = 1; n <= view.positions; n++) {
+  for (const hand of (rnd && rnd.hands) || []) { // a game's own places (Punto, Banco)
+    const div = document.createElement("div");
+    div.className = `position${rnd.next_to === hand.place ? " deciding" : ""}`;
+    div.dataset.testid = `hand-${hand.place}`;
+    const label = document.createElement("strong");
+    label.textContent = `${hand.name} `;
+    const total = document.createElement("strong");
+    total.textContent = hand.total === null ? "" : ` ${hand.total}`;
+    div.append(label, ...hand.cards.map((c) => cardHtml(document, c)), total);
+    positions.push(div);
+  }
+  for (let n = 1; n <= (rnd && rnd.hands ? 0 : view.positions); n++) {
     const pos = rnd && rnd.positions[String(n)];
     const div = document.createElement("div");
     div.className = `position${rnd && rnd.deciding === n ? " deciding" : ""}`;

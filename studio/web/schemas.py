@@ -108,7 +108,7 @@ class SimCommand(_Schema):
     """Technicians drive the simulated devices of a table."""
 
     device: Literal["shoe", "shuffler", "camera"]
-    action: Literal["deal", "deal_card", "shuffle", "fault", "auto_deal", "status"]
+    action: Literal["deal", "deal_card", "shuffle", "fault", "auto_deal", "status", "cut"]
     arg: Annotated[StrictStr, Field(max_length=32)] | None = None
 
 

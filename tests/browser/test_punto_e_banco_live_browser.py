@@ -87,3 +87,37 @@ async def test_a_live_round_then_the_cut_card_and_a_new_shoe(studio, base_url, b
     await expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "betting",
                                                                   timeout=T)
     assert studio.balance("ann") == (10_450 - 1500, 0)
+
+
+async def test_the_dealer_is_told_each_place_and_the_technician_places_the_cut_card(
+        studio, base_url, browser, screenshot):
+    from tests.browser.harness import DEALER, TECHNICIAN
+    from tests.browser.test_staff_browser import sign_in
+
+    studio.credit("ann", 10_000)
+    await studio.actor.place_bets("ann", [{"kind": "punto", "amount": 1000}], "k1")
+    dealer = await sign_in(browser, f"{base_url}/dealer?table={PB}", DEALER)
+    nxt = dealer.get_by_test_id("next-action")
+    await expect(nxt).to_contain_text("Betting is open", timeout=T)
+    await studio.close_betting()
+    await expect(nxt).to_have_text("Burn a card", timeout=T)
+    await studio.deal("9d")
+    await expect(nxt).to_have_text("Deal to Punto", timeout=T)
+    await studio.deal("2c", "3s", "3d", "2b")          # Punto 5, Banco 5: both may draw
+    await expect(nxt).to_have_text("Deal to Punto (third card)", timeout=T)
+    await expect(dealer.get_by_test_id("hand-punto")).to_contain_text("5")
+    await studio.deal("5c")
+    await expect(nxt).to_have_text("Deal to Banco (third card)", timeout=T)
+    assert await dealer.locator("[data-card='9d']").count() == 0   # the burn stays face down
+    await screenshot(dealer, "dealer-punto-e-banco-live")
+
+    tech = await sign_in(browser, f"{base_url}/technician?table={PB}", TECHNICIAN)
+    info = tech.get_by_test_id("shoe-info")
+    await expect(info).to_contain_text("(8 decks)", timeout=T)
+    await expect(info).to_contain_text("cut card 70 from the end")
+    await tech.get_by_test_id("cut-at").fill("409")   # 410 left: after the next card
+    await tech.get_by_test_id("set-cut").click()
+    await expect(info).to_contain_text("cut card 409 from the end", timeout=T)
+    await tech.get_by_test_id("deal-next").click()      # Banco's third card: the cut card too
+    await studio._handled(lambda: studio.actor.state.finished and studio.actor.shoe_change_due)
+    await expect(nxt).to_contain_text("Change the shoe", timeout=T)

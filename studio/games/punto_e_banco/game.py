@@ -68,6 +68,10 @@ class PuntoEBanco(RoundGame):
             "expecting": target.describe() if target else None,
             "next_to": target.kind if target else None,
             "deciding": None, "turn": 0, "positions": {}, "dealer": [],
+            "hands": [{"place": side, "name": side.capitalize(),
+                       "cards": [c.code for c in cards],
+                       "total": rules.total(cards) if cards else None}
+                      for side, cards in (("punto", s.punto), ("banco", s.banco))],
         }
         if s.finished and s.punto:
             view["outcome"] = rules.outcome(s.punto, s.banco).value
