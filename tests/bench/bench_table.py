@@ -95,10 +95,14 @@ def bets_of(i: int) -> list[dict]:
     return [{"position": n, "kind": "main", "amount": 100 + 100 * (i % 5)} for n in (1, 2, 3)]
 
 
-async def betting_window(workdir: Path, players: int) -> dict[str, float]:
+async def betting_window(workdir: Path, players: int, make=None, bets=None
+                         ) -> dict[str, float]:
+    """make(workdir, name, players) -> (actor, clock, store) and bets(i) -> player i's bets
+    (three): another table's window (default: Sette e Mezzo's, main on three positions)."""
+    make, bets_of = make or new_actor, bets or globals()["bets_of"]
     out: dict[str, float] = {}
     # (baseline) one command at a time: every command its own transaction
-    actor, _, store = await new_actor(workdir, "baseline", 300)
+    actor, _, store = await make(workdir, "baseline", 300)
     started = time.perf_counter()
     for i in range(300):
         assert (await actor.place_bets(f"p{i}", bets_of(i), uuid.uuid4().hex))["ok"]
@@ -107,7 +111,7 @@ async def betting_window(workdir: Path, players: int) -> dict[str, float]:
     store.dispose()
 
     # (a) all at once
-    actor, _, store = await new_actor(workdir, "burst", players)
+    actor, _, store = await make(workdir, "burst", players)
     started = time.perf_counter()
     answers = await asyncio.gather(*(actor.place_bets(f"p{i}", bets_of(i), uuid.uuid4().hex)
                                      for i in range(players)))
@@ -118,7 +122,7 @@ async def betting_window(workdir: Path, players: int) -> dict[str, float]:
     store.dispose()
 
     # (b) paced at 20,000 bets/s: 10 ms ticks of 200 bets (67 commands of 3 bets)
-    actor, _, store = await new_actor(workdir, "paced", players)
+    actor, _, store = await make(workdir, "paced", players)
     latencies: list[float] = []
 
     async def one(i: int) -> None:

@@ -21,11 +21,11 @@ from typing import Any
 
 from studio.cards import Card, DeckKind, deck
 from studio.games.base import card_expected, open_deck, take_card
+from studio.games.bet_book import SpotBook
 from studio.games.punto_e_banco import rules
 from studio.games.punto_e_banco.rules import Bet, Paytable
 from studio.odds import format_odds, parse_odds
 from studio.table.seam import (
-    CancelBets,
     CardSeen,
     CloseBetting,
     Command,
@@ -146,18 +146,9 @@ def step(state: RoundState, cmd: Command) -> tuple[RoundState, list[Event]]:
 # ------------------------------------------------------------------------------------- the book
 
 
-class BetBook:
+class BetBook(SpotBook):
     """The bets of one hand: Punto and Banco between the main limits, Pari and the pairs
     between the side limits, all of a player's stakes within the round's maximum."""
-
-    def __init__(self, table: TableRules, closes_at: float) -> None:
-        self.rules = table
-        self.closes_at = closes_at
-        self.open = True
-        self.placements: dict[str, Placement] = {}
-        self._spot: dict[tuple[str, str], int] = {}
-        self._player: dict[str, int] = {}
-        self.staked = 0
 
     def check_command(self, player: str, bets: Sequence[tuple[str, Any, Any, Any]], now: float,
                       pending: BetBook | None = None) -> list[Placement]:
@@ -178,8 +169,9 @@ class BetBook:
             if placement_id in self.placements or (pending and placement_id in
                                                    pending.placements):
                 raise RoundError("bet.duplicate_id", "this bet was already placed")
-            spot = (self._spot.get((player, kind), 0) + local.get(kind, 0) + amount
-                    + (pending._spot.get((player, kind), 0) if pending else 0))
+            key = (player, POSITION, kind)
+            spot = (self._spot.get(key, 0) + local.get(kind, 0) + amount
+                    + (pending._spot.get(key, 0) if pending else 0))
             low, high = ((lim.main_min, lim.main_max) if kind in MAIN_BETS
                          else (lim.side_min, lim.side_max))
             if spot < low:
@@ -193,45 +185,6 @@ class BetBook:
             local[kind] = local.get(kind, 0) + amount
             out.append(Placement(placement_id, player, POSITION, kind, amount))
         return out
-
-    def count(self, p: Placement) -> None:
-        self.placements[p.placement_id] = p
-        self._spot[(p.player, p.kind)] = self._spot.get((p.player, p.kind), 0) + p.amount
-        self._player[p.player] = self._player.get(p.player, 0) + p.amount
-
-    def add(self, p: Placement) -> Event:
-        self.count(p)
-        self.staked += p.amount
-        return Event("bet_placed", {"placement_id": p.placement_id, "player": p.player,
-                                    "position": p.position, "kind": p.kind, "amount": p.amount,
-                                    "spot_total": self._spot[(p.player, p.kind)]})
-
-    def of(self, player: str) -> list[Placement]:
-        return [p for p in self.placements.values() if p.player == player]
-
-    def check_cancel(self, cmd: CancelBets) -> list[Placement]:
-        if not self.open or cmd.now >= self.closes_at:
-            raise RoundError("bet.window_closed", "Stop alle puntate: bets can no longer be "
-                             "cancelled")
-        mine = self.of(cmd.player)
-        if not mine:
-            raise RoundError("bet.nothing_to_cancel", "you have no bets in this hand")
-        return mine
-
-    def cancel(self, player: str) -> Event:
-        mine = self.of(player)
-        for p in mine:
-            del self.placements[p.placement_id]
-            self._spot.pop((p.player, p.kind), None)
-            self.staked -= p.amount
-        self._player.pop(player, None)
-        return Event("bets_cancelled", {"player": player,
-                                        "placement_ids": [p.placement_id for p in mine],
-                                        "amount": sum(p.amount for p in mine)})
-
-    def close(self) -> tuple[Placement, ...]:
-        self.open = False
-        return tuple(self.placements.values())
 
 
 # ------------------------------------------------------------------------------------- the step

@@ -24,6 +24,7 @@ from typing import Any
 
 from studio.cards import Card, DeckKind, deck
 from studio.games.base import card_expected, open_deck, take_card
+from studio.games.bet_book import SpotBook
 from studio.games.sette_e_mezzo import Hand
 from studio.games.sette_e_mezzo_live import rules as live
 from studio.table.seam import (
@@ -194,32 +195,12 @@ def step(state: RoundState, cmd: Command) -> tuple[RoundState, list[Event]]:
     return handler(state, cmd)
 
 
-class BetBook:
+class BetBook(SpotBook):
     """The bets of one betting window, kept by the table actor (its single writer).
 
     `check` is pure: it says whether a bet may be placed, or raises RoundError. The actor adds a
-    placement only once its reservation is committed, so a refused bet leaves no trace. Lookups
-    are dictionary reads, so a window of tens of thousands of bets costs linear time.
+    placement only once its reservation is committed, so a refused bet leaves no trace.
     """
-
-    def __init__(self, rules: TableRules, closes_at: float) -> None:
-        self.rules = rules
-        self.closes_at = closes_at
-        self.open = True
-        self.placements: dict[str, Placement] = {}
-        self._spot: dict[tuple[str, int, BetKind], int] = {}
-        self._player: dict[str, int] = {}
-        self._by_player: dict[str, list[Placement]] = {}
-        self.staked = 0
-
-    def stake(self, player: str, position: int, kind: BetKind) -> int:
-        return self._spot.get((player, position, kind), 0)
-
-    def player_total(self, player: str) -> int:
-        return self._player.get(player, 0)
-
-    def of(self, player: str) -> list[Placement]:
-        return list(self._by_player.get(player, ()))
 
     def check(self, cmd: PlaceBet, pending: BetBook | None = None) -> Placement:
         """The placement `cmd` would make, given this book (and bets not yet committed)."""
@@ -282,49 +263,6 @@ class BetBook:
             local[(position, kind)] = local.get((position, kind), 0) + amount
             out.append(Placement(placement_id, player, position, kind, amount))
         return out
-
-    def count(self, p: Placement) -> None:
-        """Add ``p`` to the sums only (a pending book of bets not yet committed)."""
-        self.placements[p.placement_id] = p
-        key = (p.player, p.position, p.kind)
-        self._spot[key] = self._spot.get(key, 0) + p.amount
-        self._player[p.player] = self._player.get(p.player, 0) + p.amount
-
-    def add(self, p: Placement) -> Event:
-        self.count(p)
-        self._by_player.setdefault(p.player, []).append(p)
-        self.staked += p.amount
-        return Event("bet_placed", {"placement_id": p.placement_id, "player": p.player,
-                                    "position": p.position, "kind": p.kind, "amount": p.amount,
-                                    "spot_total": self._spot[(p.player, p.position, p.kind)]})
-
-    def check_cancel(self, cmd: CancelBets) -> list[Placement]:
-        if not self.open or cmd.now >= self.closes_at:
-            raise RoundError("bet.window_closed",
-                             "Stop alle puntate: bets can no longer be cancelled")
-        mine = self.of(cmd.player)
-        if not mine:
-            raise RoundError("bet.nothing_to_cancel", "you have no bets in this round")
-        return mine
-
-    def cancel(self, player: str) -> Event:
-        mine = self.of(player)
-        for p in mine:
-            del self.placements[p.placement_id]
-            key = (p.player, p.position, p.kind)
-            self._spot[key] -= p.amount
-            if not self._spot[key]:
-                del self._spot[key]
-            self.staked -= p.amount
-        self._player.pop(player, None)
-        self._by_player.pop(player, None)
-        return Event("bets_cancelled", {"player": player,
-                                        "placement_ids": [p.placement_id for p in mine],
-                                        "amount": sum(p.amount for p in mine)})
-
-    def close(self) -> tuple[Placement, ...]:
-        self.open = False
-        return tuple(self.placements.values())
 
 
 def _close_betting(state: RoundState, cmd: CloseBetting) -> tuple[RoundState, list[Event]]:
