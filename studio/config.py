@@ -272,7 +272,7 @@ class PuntoEBancoLiveTable(_Strict):
         from studio.games.punto_e_banco.mathematics import check_paytable
 
         if self.cut_card >= 52 * self.decks:
-            raise ValueError(f"cut_card {self.cut_card} is not inside a {self.decks}-deck shoe")
+            raise ValueError(f"cut_card {self.cut_card} is not inside the shoe of {self.decks} decks")
         _refuse_paytable(self, check_paytable)
         return self
 

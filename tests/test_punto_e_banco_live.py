@@ -181,3 +181,23 @@ async def test_a_bet_after_the_window_is_refused_and_changes_nothing(h):
     answer = await bets(h, "ann", ("punto", 1000))
     assert answer["error"]["code"] == "bet.window_closed"
     assert h.balance("ann").available == 100_000
+
+
+def test_the_live_tables_default_paytable_passes_and_a_15_to_1_pair_is_refused():
+    import tomllib
+    from pathlib import Path
+
+    from studio.config import ConfigError, parse_config
+
+    data = tomllib.loads((Path(__file__).parents[1] / "config" / "studio.toml").read_text())
+    live = next(t for t in data["tables"] if t["game"] == "punto-e-banco-live")
+    del live["paytable"]  # the model's default: a casino's eight-deck paytable
+    assert parse_config(data).table("pb-live-1").paytable.punto_pair == "11:1"
+    live["paytable"] = {"banco_pair": "15:1"}
+    with pytest.raises(ConfigError) as e:
+        parse_config(data)
+    assert "banco_pair returns 119.5181 % with 8 deck(s)" in str(e.value)
+    live["paytable"] = {}
+    live["cut_card"] = 416
+    with pytest.raises(ConfigError, match="not inside the shoe of 8 decks"):
+        parse_config(data)

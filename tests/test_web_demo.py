@@ -64,6 +64,7 @@ async def test_demo_starts_the_studio_and_prints_the_three_addresses(tmp_path) -
                              r"sem-quota-fissa-1&token=", out), out
             await _a_quota_fissa_hand(s, base, token)
             await _a_punto_e_banco_hand(s, base, token)
+            await _a_live_punto_e_banco_round(base, token, tech_login.groups())
     finally:
         if proc.returncode is None:
             proc.send_signal(signal.SIGINT)
@@ -167,3 +168,62 @@ async def _a_punto_e_banco_hand(s: aiohttp.ClientSession, base: str, token: str)
         (hand,) = (await r.json())["rounds"]
     assert hand["status"] == "closed" and hand["outcome"] in ("punto", "banco", "pari")
     assert dealt["balance"]["available"] == before + hand["net"]
+
+
+async def _a_live_punto_e_banco_round(base: str, token: str, tech: tuple[str, ...]) -> None:
+    """The live Punto e Banco table of the demo: the player bets in the window, a technician
+    deals from its simulated eight-deck shoe (the burn first) until the hand is settled, and
+    the balance moves by exactly what the history says; the burn card is never published."""
+    async with aiohttp.ClientSession() as p, aiohttp.ClientSession(
+            cookie_jar=aiohttp.CookieJar(unsafe=True)) as t:
+        async with p.get(f"{base}/play?table=pb-live-1") as r:
+            assert "live.js" in await r.text()
+        async with p.post(f"{base}/api/player/join", json={"table_id": "pb-live-1"},
+                          headers={"Authorization": f"Bearer {token}"}) as r:
+            joined = await r.json()
+        session = joined["session_id"]
+        player = {"Authorization": f"Bearer {token}", "X-Session": session}
+        ws = await p.ws_connect(f"{base}/ws/player?token={token}&session={session}",
+                                headers={"Origin": base})
+        events: list[dict] = []
+        while True:  # a window opens (the first may have closed while other tables played)
+            async with p.get(f"{base}/api/player/state", headers=player) as r:
+                state = await r.json()
+            if (state["table"]["round"] or {}).get("phase") == "betting":
+                break
+            msg = await asyncio.wait_for(ws.receive_json(), WAIT_S)
+            events.append(msg.get("event", msg))
+        before = state["balance"]["available"]
+        async with p.post(f"{base}/api/player/bets", headers=player, json={
+                "key": uuid.uuid4().hex, "bets": [{"position": 1, "kind": "banco", "amount": 1000},
+                                                  {"position": 1, "kind": "pari", "amount": 100}]}
+                          ) as r:
+            placed = await r.json()
+        assert placed["ok"], placed
+        async with t.post(f"{base}/api/staff/login", json={
+                "username": tech[0], "password": tech[1]}) as r:
+            assert r.status == 200
+        while True:
+            msg = await asyncio.wait_for(ws.receive_json(), WAIT_S)
+            events.append(msg.get("event", msg))
+            if events[-1].get("type") == "betting_closed":
+                break
+        while events[-1].get("type") != "round_closed":
+            async with t.post(f"{base}/api/tables/pb-live-1/sim",
+                              json={"device": "shoe", "action": "deal"}) as r:
+                assert (await r.json())["ok"]
+            while True:
+                msg = await asyncio.wait_for(ws.receive_json(), WAIT_S)
+                events.append(msg.get("event", msg))
+                if events[-1].get("type") in ("card_dealt", "card_burned", "round_closed"):
+                    break
+        types = [e.get("type") for e in events]
+        assert "card_burned" in types and "burn_card" not in types
+        assert sum(1 for x in types if x == "card_dealt") in (4, 5, 6)
+        async with p.get(f"{base}/api/player/history", headers=player) as r:
+            hand = (await r.json())["rounds"][0]  # this table's newest hand
+        async with p.get(f"{base}/api/player/balance", headers=player) as r:
+            after = (await r.json())["balance"]["available"]
+        assert hand["outcome"] in ("punto", "banco", "pari")
+        assert after == before + hand["net"]
+        await ws.close()
