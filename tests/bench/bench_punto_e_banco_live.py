@@ -15,13 +15,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import tempfile
-import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
 from studio import ledger
-from studio.cards import parse_card
 from studio.clock import ManualClock
 from studio.config import load_config
 from studio.games.punto_e_banco import round as core
@@ -29,7 +27,7 @@ from studio.runtime import tune_gc
 from studio.storage import Store
 from studio.table.actor import TableActor
 from studio.table.hub import Hub
-from tests.bench.bench_table import betting_window
+from tests.bench.bench_table import betting_window, print_settlement, timed_settlement
 
 
 async def new_actor(workdir: Path, name: str, players: int
@@ -63,30 +61,12 @@ async def settlement(workdir: Path, players: int) -> dict[str, float]:
     assert all(a["ok"] for a in answers)
     clock.advance(3600.0)
     await actor.drain()
-    for code in ("Qd", "3c", "4b", "3d"):  # the burn; Punto 3 3, Banco 4 ...
+    for code in ("Qd", "3c", "4b", "3d"):  # the burn; Punto 3 3 (6), Banco 4 and then...
         actor.card_seen(code, "shoe")
         await actor.drain()
-    pure_state = actor.state
-    committed: list[float] = []
-
-    def on_event(table_id: str, audience: str, event: dict) -> None:
-        if event["type"] == "player_settled" and not committed:
-            committed.append(time.perf_counter())
-    actor.hub.subscribe(on_event)
-    started = time.perf_counter()
-    actor.card_seen("4s", "shoe")  # ... 4: Banco 8, a natural and a pair, every bet settles
-    await actor.drain()
-    told = time.perf_counter() - started
-    assert actor.state.finished
-    with store.reader() as tx:
-        assert not ledger.open_reservations(tx)
-    t = time.perf_counter()
-    core.step(pure_state, core.CardSeen(parse_card("4s"), "shoe"))
-    pure = time.perf_counter() - t
-    await actor.stop()
-    store.dispose()
-    return {"settle_s": committed[0] - started, "told_s": told, "pure_settle_s": pure,
-            "bets": 3 * players}
+    return await timed_settlement(  # Banco 4 4: 8, a natural and a pair; every bet settles
+        actor, store, "4s", lambda state, card: core.step(state, core.CardSeen(card, "shoe")),
+        3 * players)
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -100,17 +80,8 @@ async def main_async(args: argparse.Namespace) -> None:
               f"{w['baseline_bets_s']:,.0f} bets/s (all at once = "
               f"{w['burst_bets_s'] / w['baseline_bets_s']:.1f}x baseline). "
               "Goal >= 20,000 bets/s, p99 <= 50 ms")
-        runs = []
-        for n in range(args.repeat):
-            sub = workdir / f"settle{n}"
-            sub.mkdir()
-            runs.append(await settlement(sub, args.players))
-        s = sorted(runs, key=lambda r: r["settle_s"])[len(runs) // 2]
-        print(f"2. settlement of {s['bets']:,} bets (median of {len(runs)}: "
-              f"{', '.join(format(r['settle_s'], '.3f') for r in runs)} s), dealer's last "
-              f"card -> every balance updated (committed): {s['settle_s']:.3f} s, every "
-              f"player told: {s['told_s']:.3f} s (pure round alone {s['pure_settle_s']:.3f} s;"
-              f" {s['settle_s'] / s['pure_settle_s']:.1f}x). Goal <= 1 s")
+        await print_settlement("2.", workdir, args.repeat,
+                               lambda d: settlement(d, args.players))
 
 
 def main() -> None:

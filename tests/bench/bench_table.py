@@ -163,28 +163,37 @@ async def settlement(workdir: Path, players: int) -> dict[str, float]:
         await actor.drain()
     actor.card_seen("Ac", "shoe")  # dealer 3
     await actor.drain()
+    return await timed_settlement(actor, store, "3d",  # dealer 6: stands; every bet settles
+                                  lambda state, card: core.step(state, core.CardSeen(card, "shoe")),
+                                  3 * players)
+
+
+async def timed_settlement(actor: TableActor, store: Store, last: str, pure_step,
+                           bets: int) -> dict[str, float]:
+    """The dealer's last card `last`, timed: to every balance updated (the commit, dated by the
+    first publication, which follows it) and to every player told (the actor idle again);
+    the baseline is `pure_step(state, card)`, the same settlement in the pure round alone."""
     pure_state = actor.state
-    committed: list[float] = []  # publications follow the commit: the first one dates it
+    committed: list[float] = []
 
     def on_event(table_id: str, audience: str, event: dict) -> None:
         if event["type"] == "player_settled" and not committed:
             committed.append(time.perf_counter())
     actor.hub.subscribe(on_event)
     started = time.perf_counter()
-    actor.card_seen("3d", "shoe")  # dealer 6: stands; every bet settles now
+    actor.card_seen(last, "shoe")
     await actor.drain()
     told = time.perf_counter() - started
-    seconds = committed[0] - started
     assert actor.state.finished
     with store.reader() as tx:
         assert not ledger.open_reservations(tx)
-    # baseline: the same settlement in the pure round alone
     t = time.perf_counter()
-    core.step(pure_state, core.CardSeen(parse_card("3d"), "shoe"))
+    pure_step(pure_state, parse_card(last))
     pure = time.perf_counter() - t
     await actor.stop()
     store.dispose()
-    return {"settle_s": seconds, "told_s": told, "pure_settle_s": pure, "bets": 3 * players}
+    return {"settle_s": committed[0] - started, "told_s": told, "pure_settle_s": pure,
+            "bets": bets}
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -205,19 +214,23 @@ async def main_async(args: argparse.Namespace) -> None:
               f"{w['baseline_bets_s']:,.0f} bets/s (all at once = "
               f"{w['burst_bets_s'] / w['baseline_bets_s']:.1f}x baseline). "
               "Goal >= 20,000 bets/s, p99 <= 50 ms")
-        runs = []
-        for n in range(args.repeat):  # the median of a few: one run swings with the host
-            sub = workdir / f"settle{n}"
-            sub.mkdir()
-            runs.append(await settlement(sub, args.players))
-        s = sorted(runs, key=lambda r: r["settle_s"])[len(runs) // 2]
-        if len(runs) > 1:
-            each = ", ".join(f"{r['settle_s']:.3f}" for r in runs)
-            print(f"   settlement runs (committed): {each} s; the median follows")
-        print(f"3. settlement of {s['bets']:,} bets, dealer's last card -> every balance "
-              f"updated (committed): {s['settle_s']:.3f} s, every player told: "
-              f"{s['told_s']:.3f} s (pure round alone {s['pure_settle_s']:.3f} s; "
-              f"{s['settle_s'] / s['pure_settle_s']:.1f}x). Goal <= 1 s")
+        await print_settlement("3.", workdir, args.repeat, lambda d: settlement(d, args.players))
+
+
+async def print_settlement(label: str, workdir: Path, repeat: int, run) -> None:
+    """`run(dir)` `repeat` times (one run swings with the host), the median printed."""
+    runs = []
+    for n in range(repeat):
+        sub = workdir / f"settle{n}"
+        sub.mkdir()
+        runs.append(await run(sub))
+    s = sorted(runs, key=lambda r: r["settle_s"])[len(runs) // 2]
+    each = ", ".join(f"{r['settle_s']:.3f}" for r in runs)
+    print(f"{label} settlement of {s['bets']:,} bets (committed, runs: {each} s; the median "
+          f"follows), dealer's last card -> every balance updated: {s['settle_s']:.3f} s, "
+          f"every player told: {s['told_s']:.3f} s (pure round alone "
+          f"{s['pure_settle_s']:.3f} s; {s['settle_s'] / s['pure_settle_s']:.1f}x). "
+          "Goal <= 1 s")
 
 
 def main() -> None:

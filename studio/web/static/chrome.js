@@ -171,3 +171,20 @@ export function privateSession(page, token, ui) {
   $("rejoin").addEventListener("click", () => join());
   return { join, close };
 }
+
+// The table's live video (WebRTC, the table's own signalling) in `video`, once; without a
+// camera the still frame stays. `page.tableId` names the table, `page.video` keeps the peer.
+export async function startVideo(page, token, video, still) {
+  if (page.video) return;
+  try {
+    const tables = await (await fetch("/api/tables")).json();
+    const me = tables.tables.find((x) => x.id === page.tableId);
+    if (!me || !me.video) return;
+    const { startVideo: start } = await import(`/video/${page.tableId}/static/video_client.js`);
+    page.video = await start(video, { offerUrl: `/video/${page.tableId}/offer`, token });
+    video.hidden = false;
+    still.hidden = true;
+  } catch (e) {
+    console.warn("video unavailable", e);
+  }
+}

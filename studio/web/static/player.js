@@ -9,7 +9,7 @@
 // The token leaves the address bar at once (it would otherwise be bookmarked, shared or seen on
 // a screen) and lives in this tab's sessionStorage, so a reload still signs in.
 
-import { cardImage, commands, el, takeToken, toast, wsUrl } from "/static/chrome.js";
+import { cardImage, commands, el, startVideo, takeToken, toast, wsUrl } from "/static/chrome.js";
 import { STRINGS, cardLabel, halves, money } from "/static/i18n.js";
 
 const params = new URLSearchParams(location.search);
@@ -63,7 +63,7 @@ async function join() {
   renderBalance(joined.balance);
   renderHistory(joined.history);
   connect();
-  startVideo();
+  startVideo(app, token, $("video"), $("still"));
 }
 
 function connect() {
@@ -378,21 +378,6 @@ function applyLanguage() {
   if (app.balance) renderBalance(app.balance);
   if (app.ws) setConnection(app.ws.readyState === WebSocket.OPEN);
   if (app.history) renderHistory(app.history);
-}
-
-async function startVideo() {
-  if (app.video) return;
-  try {
-    const tables = await (await fetch("/api/tables")).json();
-    const me = tables.tables.find((x) => x.id === app.tableId);
-    if (!me || !me.video) return; // no camera yet: the still frame stays
-    const { startVideo: start } = await import(`/video/${app.tableId}/static/video_client.js`);
-    app.video = await start($("video"), { offerUrl: `/video/${app.tableId}/offer`, token });
-    $("video").hidden = false;
-    $("still").hidden = true;
-  } catch (e) {
-    console.warn("video unavailable", e);
-  }
 }
 
 function wire() {

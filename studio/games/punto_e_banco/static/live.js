@@ -5,48 +5,33 @@
 // The page draws what the server says (the state on every (re)connection and after every burst
 // of events); the roads are computed by the server from the shoe's hands, never here.
 
-import { cardImage, commands, el, privateSession, takeToken, toast } from "/static/chrome.js";
+import { cardImage, commands, el, privateSession, startVideo, takeToken, toast } from
+  "/static/chrome.js";
 import { STRINGS as COMMON, money } from "/static/i18n.js";
+import { WORDS, oddsOf, renderHistory as historyLines, showResult as resultLine } from
+  "/games/punto-e-banco-live/pb_common.js";
 
 const TEXT = {
   it: {
-    punto: "Punto", banco: "Banco", pari: "Pari", punto_pair: "Punto Pair",
-    banco_pair: "Banco Pair", annulla: "Annulla", ripunta: "Ripunta", history: "Cronologia",
-    balance: "Saldo", language: "English", rejoin: "Rientra", connected: "Connesso",
-    reconnecting: "Riconnessione in corso…", reserved: "in gioco",
-    disconnected: "Disconnesso: la connessione non è tornata.",
-    won_punto: "Vince Punto", won_banco: "Vince Banco", won_pari: "Pari",
-    you_get: "Ti torna", commission: "commissione", no_history: "Nessuna mano giocata",
-    limits: "Limiti", video_still: "Video del tavolo", stop_bets: "Stop alle puntate",
-    phase_none: "In attesa della prossima mano", phase_betting: "Piazzate le vostre puntate",
-    phase_deal: "Distribuzione delle carte", phase_closed: "Mano conclusa",
-    phase_void: "Mano annullata", paused: "Tavolo in pausa", next_to: "Prossima carta a",
-    last_hand: "Carta di taglio: ultima mano di questo sabot",
-    shuffling: "Cambio del sabot: le carte vengono mescolate",
-    hands: "Mani", pairs: "Coppie", bead_plate: "Bead plate", big_road: "Big road",
-    big_eye_boy: "Big eye boy", small_road: "Small road", cockroach_pig: "Cockroach pig",
-    burn: "il croupier scarta una carta", "session.replaced": "Hai aperto il gioco in un'altra finestra.",
-    "session.inactive": "Nessuna azione di gioco da 20 minuti: sessione chiusa.",
-    "session.closed": "Sessione chiusa.", refunded: "Rimborsato",
+    ...WORDS.it, ripunta: "Ripunta", reserved: "in gioco", video_still: "Video del tavolo",
+    stop_bets: "Stop alle puntate", phase_none: "In attesa della prossima mano",
+    phase_betting: "Piazzate le vostre puntate", phase_deal: "Distribuzione delle carte",
+    phase_closed: "Mano conclusa", phase_void: "Mano annullata", paused: "Tavolo in pausa",
+    next_to: "Prossima carta a", last_hand: "Carta di taglio: ultima mano di questo sabot",
+    shuffling: "Cambio del sabot: le carte vengono mescolate", hands: "Mani", pairs: "Coppie",
+    bead_plate: "Bead plate", big_road: "Big road", big_eye_boy: "Big eye boy",
+    small_road: "Small road", cockroach_pig: "Cockroach pig",
+    burn: "il croupier scarta una carta",
   },
   en: {
-    punto: "Punto (player)", banco: "Banco (bank)", pari: "Pari (tie)",
-    punto_pair: "Punto Pair", banco_pair: "Banco Pair", annulla: "Annulla (clear)",
-    ripunta: "Ripunta (repeat)", history: "History", balance: "Balance", language: "Italiano",
-    rejoin: "Rejoin", connected: "Connected", reconnecting: "Reconnecting…",
-    reserved: "in play", disconnected: "Disconnected: the connection did not come back.",
-    won_punto: "Punto wins", won_banco: "Banco wins", won_pari: "Tie", you_get: "You get",
-    commission: "commission", no_history: "No hands played yet", limits: "Limits",
-    video_still: "Table video", stop_bets: "No more bets", phase_none: "Waiting for the next hand",
+    ...WORDS.en, ripunta: "Ripunta (repeat)", reserved: "in play", video_still: "Table video",
+    stop_bets: "No more bets", phase_none: "Waiting for the next hand",
     phase_betting: "Place your bets", phase_deal: "Dealing", phase_closed: "Hand over",
     phase_void: "Hand void", paused: "Table paused", next_to: "Next card to",
     last_hand: "Cut card: last hand of this shoe",
     shuffling: "New shoe: the cards are being shuffled", hands: "Hands", pairs: "Pairs",
     bead_plate: "Bead plate", big_road: "Big road", big_eye_boy: "Big eye boy",
     small_road: "Small road", cockroach_pig: "Cockroach pig", burn: "the dealer burns a card",
-    "session.replaced": "You opened the game in another window: this session is closed.",
-    "session.inactive": "No game action for 20 minutes: the session is closed.",
-    "session.closed": "Session closed.", refunded: "Refunded",
   },
 };
 const KINDS = ["punto", "banco", "pari", "punto_pair", "banco_pair"];
@@ -80,7 +65,7 @@ const session = privateSession(app, token, {
     renderBalance(joined.balance);
     render(joined.table);
     renderHistory(joined.history);
-    startVideo();
+    startVideo(app, token, $("video"), $("still"));
   },
   onState(msg) {
     if (msg.balance) renderBalance(msg.balance);
@@ -150,15 +135,12 @@ function renderSpots() {
   const view = app.view;
   const betting = !!view && !view.paused && view.round && view.round.phase === "betting";
   const my = mine();
-  const pt = (view && view.paytable) || {};
   for (const b of $("spots").children) {
     const kind = b.dataset.kind;
     b.disabled = !betting;
     b.classList.toggle("has-bet", !!my[kind]);
     b.querySelector(".amount").textContent = my[kind] ? money(my[kind], app.lang) : "";
-    const odds = pt[kind] || "";
-    b.querySelector(".odds").textContent = kind === "banco" && pt.banco_commission_pct
-      ? `${odds} − ${pt.banco_commission_pct}%` : odds;
+    b.querySelector(".odds").textContent = oddsOf(kind, view && view.paytable);
   }
   $("btn-cancel").disabled = !betting || !Object.keys(my).length;
   $("btn-repeat").disabled = !betting || Object.keys(my).length > 0;
@@ -169,20 +151,7 @@ function renderSpots() {
 
 function showResult() {
   const rnd = app.view.round;
-  if (!rnd || !rnd.outcome) return;
-  const box = $("result");
-  const my = app.settled && app.settled.round_id === rnd.round_id ? app.settled : null;
-  let text = t(`won_${rnd.outcome}`);
-  if (my) {
-    const back = my.bets.reduce((a, b) => a + b.returned, 0);
-    const fee = my.bets.reduce((a, b) => a + b.commission, 0);
-    text += ` · ${t("you_get")} ${money(back, app.lang)}`
-      + (fee ? ` (${t("commission")} ${money(fee, app.lang)})` : "");
-  }
-  box.textContent = text;
-  box.className = `result ${rnd.outcome === "pari" ? "push" : "win"}`;
-  box.dataset.outcome = rnd.outcome;
-  box.hidden = false;
+  if (rnd && rnd.outcome) resultLine($("result"), rnd, app.settled, t, app.lang);
 }
 
 function mark(col, row, cls, text = "", title = "") {
@@ -215,13 +184,7 @@ function renderRoads() {
 }
 
 function renderHistory(rounds) {
-  const list = $("history");
-  if (!rounds || !rounds.length) { list.replaceChildren(el("li", {}, t("no_history"))); return; }
-  list.replaceChildren(...rounds.map((r) => el("li", { "data-round": r.round_id },
-    r.status === "void" ? `${t("refunded")} ${money(r.returned, app.lang)}`
-      : `${t(`won_${r.outcome}`)} · ${t("punto")} ${(r.punto || []).join(" ")} (${r.punto_total})`
-        + ` – ${t("banco")} ${(r.banco || []).join(" ")} (${r.banco_total})`
-        + ` · ${r.net >= 0 ? "+" : ""}${money(r.net, app.lang)}`)));
+  historyLines($("history"), rounds, t, app.lang);
 }
 
 function tick() {
@@ -238,21 +201,6 @@ function flash(text) {
   b.hidden = false;
   clearTimeout(flash.timer);
   flash.timer = setTimeout(() => { b.hidden = true; }, 2200);
-}
-
-async function startVideo() {
-  if (app.video) return;
-  try {
-    const tables = await (await fetch("/api/tables")).json();
-    const me = tables.tables.find((x) => x.id === app.tableId);
-    if (!me || !me.video) return; // no camera: the still frame stays
-    const { startVideo: start } = await import(`/video/${app.tableId}/static/video_client.js`);
-    app.video = await start($("video"), { offerUrl: `/video/${app.tableId}/offer`, token });
-    $("video").hidden = false;
-    $("still").hidden = true;
-  } catch (e) {
-    console.warn("video unavailable", e);
-  }
 }
 
 function applyLanguage() {

@@ -5,34 +5,14 @@
 
 import { cardImage, commands, el, privateSession, takeToken, toast } from "/static/chrome.js";
 import { STRINGS as COMMON, money } from "/static/i18n.js";
+import { WORDS, oddsOf, renderHistory as historyLines, showResult as resultLine } from
+  "/games/punto-e-banco/pb_common.js";
 
 const TEXT = {
-  it: {
-    punto: "Punto", banco: "Banco", pari: "Pari", punto_pair: "Punto Pair",
-    banco_pair: "Banco Pair", stake: "Puntata", annulla: "Annulla", carte: "Carte",
-    history: "Cronologia", balance: "Saldo", language: "English", rejoin: "Rientra",
-    connected: "Connesso", reconnecting: "Riconnessione in corso…",
-    disconnected: "Disconnesso: la connessione non è tornata.",
-    won_punto: "Vince Punto", won_banco: "Vince Banco", won_pari: "Pari",
-    you_get: "Ti torna", commission: "commissione", no_history: "Nessuna mano giocata",
-    limits: "Limiti", game_session_closed: "Sessione chiusa: il credito resta sul tuo conto.",
-    "session.replaced": "Hai aperto il gioco in un'altra finestra: questa sessione è chiusa.",
-    "session.inactive": "Nessuna azione di gioco da 20 minuti: sessione chiusa.",
-    "session.closed": "Sessione chiusa.", errors: {},
-  },
-  en: {
-    punto: "Punto (player)", banco: "Banco (bank)", pari: "Pari (tie)",
-    punto_pair: "Punto Pair", banco_pair: "Banco Pair", stake: "Stake",
-    annulla: "Annulla (clear)", carte: "Carte (deal)", history: "History",
-    balance: "Balance", language: "Italiano", rejoin: "Rejoin", connected: "Connected",
-    reconnecting: "Reconnecting…", disconnected: "Disconnected: the connection did not come back.",
-    won_punto: "Punto wins", won_banco: "Banco wins", won_pari: "Tie", you_get: "You get",
-    commission: "commission", no_history: "No hands played yet", limits: "Limits",
-    game_session_closed: "Session closed: your credit stays in your game account.",
-    "session.replaced": "You opened the game in another window: this session is closed.",
-    "session.inactive": "No game action for 20 minutes: the session is closed.",
-    "session.closed": "Session closed.", errors: {},
-  },
+  it: { ...WORDS.it, stake: "Puntata", carte: "Carte",
+        game_session_closed: "Sessione chiusa: il credito resta sul tuo conto." },
+  en: { ...WORDS.en, stake: "Stake", carte: "Carte (deal)",
+        game_session_closed: "Session closed: your credit stays in your game account." },
 };
 const SPOTS = ["punto", "banco", "pari", "punto_pair", "banco_pair"];
 const CHIPS = [100, 500, 1000, 2500, 10000];
@@ -141,19 +121,7 @@ function reveal(rnd, instant) {
 }
 
 function showResult(rnd) {
-  const box = $("result");
-  const mine = app.settled && app.settled.round_id === rnd.round_id ? app.settled : null;
-  let text = t(`won_${rnd.outcome}`);
-  if (mine) {
-    const back = mine.bets.reduce((a, b) => a + b.returned, 0);
-    const fee = mine.bets.reduce((a, b) => a + b.commission, 0);
-    text += ` · ${t("you_get")} ${money(back, app.lang)}`
-      + (fee ? ` (${t("commission")} ${money(fee, app.lang)})` : "");
-  }
-  box.textContent = text;
-  box.className = `result ${rnd.outcome === "pari" ? "push" : "win"}`;
-  box.dataset.outcome = rnd.outcome;
-  box.hidden = false;
+  resultLine($("result"), rnd, app.settled, t, app.lang);
 }
 
 function renderControls() {
@@ -161,11 +129,9 @@ function renderControls() {
   const inPlay = rnd && !["closed", "void"].includes(rnd.phase);
   $("stake-row").hidden = Boolean(inPlay);
   $("spots").classList.toggle("locked", Boolean(inPlay));
-  const pt = (app.view && app.view.paytable) || {};
   for (const b of $("spots").children) {
     const kind = b.dataset.kind;
-    b.querySelector(".odds").textContent = kind === "banco" && pt.banco_commission_pct
-      ? `${pt.banco} − ${pt.banco_commission_pct}%` : pt[kind] || ""; // the table's odds
+    b.querySelector(".odds").textContent = oddsOf(kind, app.view && app.view.paytable);
     b.querySelector(".amount").textContent = app.stakes[kind] ? money(app.stakes[kind],
                                                                       app.lang) : "";
     b.disabled = Boolean(inPlay) || app.revealing;
@@ -180,13 +146,7 @@ function renderControls() {
 }
 
 function renderHistory(rounds) {
-  const list = $("history");
-  if (!rounds.length) { list.replaceChildren(el("li", {}, t("no_history"))); return; }
-  list.replaceChildren(...rounds.map((r) => el("li", { "data-round": r.round_id },
-    r.status === "void" ? `${money(r.returned, app.lang)} ↺`
-      : `${t(`won_${r.outcome}`)} · ${t("punto")} ${(r.punto || []).join(" ")} (${r.punto_total})`
-        + ` – ${t("banco")} ${(r.banco || []).join(" ")} (${r.banco_total})`
-        + ` · ${r.net >= 0 ? "+" : ""}${money(r.net, app.lang)}`)));
+  historyLines($("history"), rounds, t, app.lang);
 }
 
 function applyLanguage() {
