@@ -298,12 +298,13 @@ class BlackjackPaytableConfig(_Strict):
 
 
 class BlackjackTable(_Strict):
-    """Blackjack Next: a live table of five positions, eight decks shuffled before every game.
-    Its paytable is checked against the exact mathematics when the configuration loads (the
-    main game under best play takes a few seconds, once per process and odds): a bet
-    returning more than `max_return_pct` is refused."""
+    """Blackjack Next, the regulation's virtual table: a private table of five positions,
+    eight decks shuffled before every game. Its paytable is checked against the exact
+    mathematics when the configuration loads (the main game under best play: known for the
+    regulation's odds, computed once per process for others): a bet returning more than
+    `max_return_pct` is refused."""
 
-    pace: ClassVar[str] = "live"
+    pace: ClassVar[str] = "private"
     id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
     name: str
     game: Literal["blackjack"]
@@ -313,6 +314,7 @@ class BlackjackTable(_Strict):
     limits: Limits
     paytable: BlackjackPaytableConfig = BlackjackPaytableConfig()
     max_return_pct: float = Field(default=100.0, gt=0)
+    session: SessionRules = SessionRules()
 
     @model_validator(mode="after")
     def _paytable_a_casino_can_run(self) -> BlackjackTable:

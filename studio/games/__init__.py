@@ -18,6 +18,7 @@ GAMES: dict[str, str] = {
     "sette-e-mezzo-quota-fissa": "studio.games.sette_e_mezzo_quota_fissa.game",
     "punto-e-banco": "studio.games.punto_e_banco.game",
     "punto-e-banco-live": "studio.games.punto_e_banco.live",
+    "blackjack": "studio.games.blackjack.game",
 }
 
 

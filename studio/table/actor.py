@@ -123,8 +123,8 @@ class TableActor:
         self.stream = f"table:{self.table_id}"
         self.rng = rng_shoe if rng_shoe is not None else (
             RngShoe() if self.private or cfg.card_source == "rng" else None)
-        if self.rng is not None and self.rng.cards is None:  # a deck of this table's game
-            self.rng.cards = deck(self.game.deck_kind)
+        if self.rng is not None and self.rng.cards is None:  # the shoe of this table's game
+            self.rng.cards = deck(self.game.deck_kind) * getattr(cfg, "decks", 1)
         self.inbox: asyncio.Queue[_Command] = asyncio.Queue()
         self.state: core.RoundState | None = None
         self.book: core.BetBook | None = None
@@ -766,7 +766,7 @@ class TableActor:
 
     def _card_step(self, cmd: core.CardSeen) -> None:
         new, events = self.game.step(self.state, cmd)
-        burned = events[0].type == "burn_card"
+        burned = events[0].private  # a burn card, a hole card: face down, its code kept back
         self.cards_taken += 1
         self.card_log.append({"card": None if burned else cmd.card.code, "burn": burned,
                               "source": cmd.source, "at": self.clock.now()})
@@ -969,11 +969,29 @@ class TableActor:
             # pause names device faults, which are the dealer's and the technicians' business
         new, events = self.game.step(self.state, core.Decide(
             a["player"], a["position"], self.game.choices[a["choice"]]))
+        self._reserve_added(c, new)
         answer = {"ok": True, "choice": a["choice"]}
         if not new.awaiting_decision or new.turn != self.state.turn:
             self._cancel_timer("decision")
         self._transition(new, events, remember=(c, answer))
         return answer
+
+    def _reserve_added(self, c: _Command, new: core.RoundState) -> None:
+        """A decision that puts money on the table (a double, a split, insurance) adds
+        placements to the round: they are reserved like bets, all or none, before the decision
+        is stored; a refusal (not enough credit) refuses the decision and changes nothing."""
+        added = new.placements[len(self.state.placements):]
+        if not added:
+            return
+        with self._write() as tx:
+            outcome = ledger.reserve_many(tx, [reserve_for(new.round_id, p, f"{c.actor}/{c.key}")
+                                               for p in added])
+            refused = next((o.error for o in outcome if not o.ok), None)
+            if refused is not None:
+                raise refused
+            self._append(tx, new.round_id, [core.Event("bets_placed", {"bets": [
+                {"placement_id": p.placement_id, "player": p.player, "position": p.position,
+                 "kind": p.kind, "amount": p.amount} for p in added]})])
 
     def _do_decision_timeout(self, c: _Command) -> dict[str, Any]:
         if self.paused or self.state is None:

@@ -68,8 +68,8 @@ def replay_round(game: core.Game, events: Sequence[StoredEvent]
         elif t == "betting_closed":
             feed(core.CloseBetting(p.get("closes_at", 0.0), tuple(placements.values())))
         elif t == "deck_opened":
-            feed(core.OpenDeck(p["deck_set"]))
-        elif t in ("burn_card", "card_dealt"):
+            feed(core.OpenDeck(p["deck_set"], fresh=bool(p.get("fresh"))))
+        elif t in ("burn_card", "hole_card", "card_dealt"):
             feed(core.CardSeen(parse_card(p["card"]), p["source"]))
         elif t == "decision_made":
             feed(core.Decide(p["player"], p["position"], game.choices[p["choice"]]))

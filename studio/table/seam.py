@@ -8,12 +8,17 @@ worth, who gets it, which decisions exist and what a spot pays are the game's al
 
 Event types the core reads (a game emits them with these fields):
 
-- ``betting_opened`` (round_id, closes_at, rules), ``betting_closed``, ``deck_opened`` (deck_set),
-  ``burn_card`` (private: card, source), ``card_dealt`` (card, source, to, position),
+- ``betting_opened`` (round_id, closes_at, rules), ``betting_closed``, ``deck_opened`` (deck_set,
+  fresh), ``burn_card`` / ``hole_card`` (private: card, source; a card dealt face down, its
+  code kept from everyone but the audit), ``card_dealt`` (card, source, to, position),
   ``decision_requested`` (position, players, turn), ``decision_made`` (player, position,
   choice, turn), ``decision_timed_out`` (position, turn), ``round_closed``, ``round_voided``
   (reason, refunds: [{placement_id, player, amount}]).
 - settlement events, whichever the game names, as `Game.spots` reads them.
+
+A decision may put money on the table (a double, a split, insurance): the round adds the
+placements to its state, and the table reserves them, all or none, before it stores the
+decision (a refusal refuses the decision).
 """
 
 from __future__ import annotations
