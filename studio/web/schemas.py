@@ -68,7 +68,8 @@ class AutoplayRequest(_Schema):
 class DecideRequest(_Schema):
     key: Key
     position: StrictInt
-    choice: Literal["carta", "stai"]
+    choice: Annotated[str, Field(pattern=r"^[a-z_]{1,24}$")]  # the game's word; the table
+    # answers decision.bad_choice for a word its game does not have
 
 
 class DealRequest(_Schema):

@@ -86,6 +86,11 @@ class StudioHarness:
         self.pb = PrivateTables(self.pb_cfg, self.store, self.clock, self.hub,
                                 shoe=lambda: self.pb_shoe)
         self.studio.add_private(self.pb)
+        # the regulation's virtual Blackjack table, likewise
+        self.bj_shoe = StackedShoe()
+        self.bj = PrivateTables(load_config().table("bj-virtual-1"), self.store, self.clock,
+                                self.hub, shoe=lambda: self.bj_shoe)
+        self.studio.add_private(self.bj)
         self.app = create_app(self.studio)
         self.table_id = self.service.table_id
         self.decks = 0
@@ -101,6 +106,7 @@ class StudioHarness:
     async def stop(self) -> None:
         await self.private.stop()
         await self.pb.stop()
+        await self.bj.stop()
         await self.devices.stop()
         await self.actor.stop()
         self.service.close()

@@ -1,0 +1,259 @@
+// The player's page of the regulation's virtual Blackjack table. Chips on the five positions
+// (main, Player Pair, 21+3) and on Dealer Pair; the CLEAR chip empties the spot it is laid on;
+// DELETE takes every chip off; START deals (after a hand it reads REPEAT: the same stakes as
+// the last hand, dealt at once; laying chips by hand turns it back into START). Then the
+// positions play from the right with only the buttons the rules allow (STAY, HIT, DOUBLE,
+// SPLIT; insurance per position, or for all, when the dealer shows an ace). The dealer's
+// second card stays face down until the players are done: the server never sends it before.
+
+import { cardImage, commands, el, privateSession, takeToken, toast } from "/static/chrome.js";
+import { STRINGS as COMMON, money } from "/static/i18n.js";
+
+const TEXT = {
+  it: {
+    dealer: "Banco", dealer_pair: "Coppia del banco", main: "Puntata", player_pair:
+    "Coppia del giocatore", twenty_one_three: "21+3", position: "Postazione", stake: "Puntata",
+    history: "Cronologia", balance: "Saldo", language: "English", rejoin: "Rientra",
+    connected: "Connesso", reconnecting: "Riconnessione in corso…",
+    disconnected: "Disconnesso: la connessione non è tornata.", limits: "Limiti",
+    stay: "STAY", hit: "HIT", double: "DOUBLE", split: "SPLIT", insure: "ASSICURAZIONE",
+    no_insurance: "NO", insure_all: "ASSICURA TUTTE", your_turn: "Tocca a te", insurance_q:
+    "Assicurazione?", won: "Vinto", lost: "Perso", push: "Pari", blackjack: "Blackjack",
+    you_get: "Ti torna", no_history: "Nessuna partita giocata",
+    game_session_closed: "Sessione chiusa: il credito resta sul tuo conto.",
+    "session.inactive": "Nessuna azione di gioco da 20 minuti: sessione chiusa.",
+    "session.replaced": "Hai aperto il gioco in un'altra finestra: questa sessione è chiusa.",
+    "session.closed": "Sessione chiusa.",
+  },
+  en: {
+    dealer: "Dealer", dealer_pair: "Dealer Pair", main: "Bet", player_pair: "Player Pair",
+    twenty_one_three: "21+3", position: "Position", stake: "Stake", history: "History",
+    balance: "Balance", language: "Italiano", rejoin: "Rejoin", connected: "Connected",
+    reconnecting: "Reconnecting…", disconnected: "Disconnected: the connection did not come back.",
+    limits: "Limits", stay: "STAY", hit: "HIT", double: "DOUBLE", split: "SPLIT",
+    insure: "INSURANCE", no_insurance: "NO", insure_all: "INSURE ALL", your_turn: "Your turn",
+    insurance_q: "Insurance?", won: "Won", lost: "Lost", push: "Push", blackjack: "Blackjack",
+    you_get: "You get", no_history: "No games played yet",
+    game_session_closed: "Session closed: your credit stays in your game account.",
+    "session.inactive": "No game action for 20 minutes: the session is closed.",
+    "session.replaced": "You opened the game in another window: this session is closed.",
+    "session.closed": "Session closed.",
+  },
+};
+const KINDS = ["main", "player_pair", "twenty_one_three"];
+const CHIPS = [100, 500, 1000, 2500, 10000];
+const CLEAR = 0; // the CLEAR chip
+
+const params = new URLSearchParams(location.search);
+const token = takeToken(params);
+const app = {
+  lang: params.get("lang") || localStorage.getItem("lang") || "it",
+  tableId: params.get("table") || "bj-virtual-1",
+  session: null, ws: null, retry: 0, retryUntil: null, closedCode: null, reconnectS: 120,
+  view: null, balance: null, chip: 500, stakes: {}, last: null, settled: null,
+};
+window.__bj = app; // tests and support staff read it
+
+const $ = (id) => document.getElementById(id);
+const t = (k) => (TEXT[app.lang] || TEXT.it)[k] ?? (COMMON[app.lang] || COMMON.it)[k] ?? k;
+const errorText = (e) => ((COMMON[app.lang] || COMMON.it).errors[e.code] || e.message || e.code);
+const total = () => Object.values(app.stakes).reduce((a, b) => a + b, 0);
+const spotKey = (position, kind) => `${position}:${kind}`;
+
+const { api, command } = commands(token, app, {
+  onError: (e) => showError(e), onBalance: (b) => renderBalance(b) });
+
+function showError(error) {
+  toast($("toast"), errorText(error), error.code);
+  if (error.code && error.code.startsWith("session.")) session.close(error.code);
+}
+
+const session = privateSession(app, token, {
+  t, api, showError, errorText,
+  onJoined(joined) { renderBalance(joined.balance); render(joined.table); renderHistory(joined.history); },
+  onState(msg) { if (msg.balance) renderBalance(msg.balance); render(msg.table); },
+  onEvent(ev) { if (ev.type === "game_settled") app.settled = ev; },
+  onHistory: (rounds) => renderHistory(rounds),
+});
+
+function renderBalance(b) {
+  app.balance = b;
+  $("balance").textContent = money(b.available, app.lang);
+  $("balance").dataset.cents = b.available;
+}
+
+const inPlay = () => { const r = app.view && app.view.round;
+  return !!r && !["closed", "void"].includes(r.phase); };
+
+function render(view) {
+  app.view = view;
+  $("table-name").textContent = view.name;
+  const lim = view.limits;
+  $("limits").textContent = `${t("limits")} ${money(lim.main_min, app.lang)} – `
+    + `${money(lim.main_max, app.lang)}`;
+  const rnd = view.round;
+  const dealer = rnd ? rnd.dealer : [];
+  $("dealer-cards").replaceChildren(...dealer.map((c) => (c ? cardImage(c, view.deck_art,
+    app.lang) : el("img", { class: "card-img", src: `/cards/${view.deck_art}/back.jpg`,
+    alt: "face down", "data-face-down": "true" }))));
+  $("dealer-total").textContent = rnd && rnd.dealer_total !== null ? rnd.dealer_total : "";
+  renderPositions();
+  renderDecision();
+  if (rnd && rnd.phase === "closed" && app.settled && app.settled.round_id === rnd.round_id) {
+    showResult();
+  } else if (inPlay()) {
+    $("result").hidden = true;
+  }
+  renderControls();
+}
+
+function renderPositions() {
+  const rnd = app.view && app.view.round;
+  const playing = inPlay() || (rnd && rnd.phase === "closed");
+  const box = $("positions");
+  box.replaceChildren(...[1, 2, 3, 4, 5].map((n) => {
+    const pos = playing && rnd.positions[String(n)];
+    const hands = pos ? pos.hands.map((h, i) => el("div", { class: "hand-line",
+      "data-testid": `hand-${n}-${i}` }, ...h.cards.map((c) => cardImage(c, app.view.deck_art,
+      app.lang)), el("strong", {}, ` ${h.total}${h.soft ? "*" : ""}`))) : [];
+    const spots = KINDS.map((kind) => {
+      const amount = pos ? (kind === "main" ? pos.bet : pos[kind])
+        : app.stakes[spotKey(n, kind)] || 0;
+      const b = el("button", { class: `spot ${kind}`, "data-testid": `spot-${n}-${kind}` },
+        el("strong", {}, t(kind)), el("span", { class: "amount" },
+          amount ? money(amount, app.lang) : ""));
+      b.disabled = inPlay();
+      b.addEventListener("click", () => lay(n, kind));
+      return b;
+    });
+    const deciding = rnd && rnd.deciding === n && inPlay();
+    return el("article", { class: `bj-position${deciding ? " deciding" : ""}`,
+      "data-testid": `position-${n}` }, el("header", {}, `${t("position")} ${n}`),
+    el("div", { class: "cards" }, ...hands), ...spots);
+  }));
+  const dp = $("dealer-pair");
+  const amount = playing && rnd.dealer_pair ? rnd.dealer_pair : app.stakes[spotKey(0, "dealer_pair")];
+  dp.querySelector(".amount").textContent = amount ? money(amount, app.lang) : "";
+  dp.disabled = inPlay();
+}
+
+function renderDecision() {
+  const rnd = app.view && app.view.round;
+  const choices = (rnd && inPlay() && rnd.choices) || [];
+  $("decision").hidden = !choices.length;
+  if (!choices.length) return;
+  $("decision-text").textContent = rnd.insurance ? `${t("insurance_q")} (${t("position")} `
+    + `${rnd.deciding})` : `${t("your_turn")} (${t("position")} ${rnd.deciding})`;
+  const buttons = choices.map((c) => {
+    const b = el("button", { "data-testid": `btn-${c}` }, t(c));
+    b.addEventListener("click", () => decide(rnd.deciding, c));
+    return b;
+  });
+  if (rnd.insurance) {
+    const all = el("button", { "data-testid": "btn-insure_all" }, t("insure_all"));
+    all.addEventListener("click", async () => {
+      const open = Object.entries(rnd.positions).filter(([, p]) => p.insurance === null);
+      for (const [n] of open) {
+        const a = await command("decide", { position: Number(n), choice: "insure" });
+        if (!a.ok) break;
+      }
+    });
+    buttons.push(all);
+  }
+  $("buttons").replaceChildren(...buttons);
+}
+
+async function decide(position, choice) {
+  $("decision").hidden = true;
+  const a = await command("decide", { position, choice });
+  if (!a.ok && app.view) renderDecision();
+}
+
+function lay(position, kind) {
+  const key = spotKey(position, kind);
+  if (app.chip === CLEAR) delete app.stakes[key];
+  else app.stakes[key] = (app.stakes[key] || 0) + app.chip;
+  app.last = null; // laying chips by hand: START again
+  renderPositions();
+  renderControls();
+}
+
+function renderControls() {
+  $("stake-row").hidden = inPlay();
+  $("stake").textContent = total() ? money(total(), app.lang) : "–";
+  $("stake").dataset.cents = total();
+  const repeat = !total() && app.last;
+  $("btn-start").textContent = repeat ? "REPEAT" : "START";
+  $("btn-start").dataset.mode = repeat ? "repeat" : "start";
+  $("btn-start").disabled = !total() && !app.last;
+  $("btn-delete").disabled = !total();
+  for (const b of $("chips").children) {
+    b.setAttribute("aria-checked", String(Number(b.dataset.value) === app.chip));
+  }
+}
+
+function showResult() {
+  const box = $("result");
+  const bets = app.settled.bets;
+  const back = bets.reduce((a, b) => a + b.returned, 0);
+  const staked = bets.reduce((a, b) => a + b.stake, 0);
+  box.textContent = `${back > staked ? t("won") : back === staked ? t("push") : t("lost")} · `
+    + `${t("you_get")} ${money(back, app.lang)}`;
+  box.dataset.returned = back;
+  box.className = `result ${back > staked ? "win" : back === staked ? "push" : "lose"}`;
+  box.hidden = false;
+}
+
+function renderHistory(rounds) {
+  const list = $("history");
+  if (!rounds || !rounds.length) { list.replaceChildren(el("li", {}, t("no_history"))); return; }
+  list.replaceChildren(...rounds.map((r) => el("li", { "data-round": r.round_id },
+    `${t("dealer")} ${(r.dealer || []).join(" ")} (${r.dealer_total ?? ""}) · `
+      + `${r.net >= 0 ? "+" : ""}${money(r.net, app.lang)}`)));
+}
+
+async function start() {
+  let stakes = app.stakes;
+  if (!total() && app.last) stakes = app.last; // REPEAT
+  const bets = Object.entries(stakes).map(([key, amount]) => {
+    const [position, kind] = key.split(":");
+    return { position: Number(position), kind, amount };
+  });
+  if (!bets.length) return;
+  app.settled = null;
+  $("btn-start").disabled = true;
+  const answer = await command("deal", { bets });
+  if (answer.ok) { app.last = { ...stakes }; app.stakes = {}; }
+  renderControls();
+}
+
+function applyLanguage() {
+  document.documentElement.lang = app.lang;
+  for (const e of document.querySelectorAll("[data-t]")) e.textContent = t(e.dataset.t);
+  $("lang").textContent = t("language");
+  if (app.balance) renderBalance(app.balance);
+  if (app.view) render(app.view); else renderPositions();
+}
+
+function wire() {
+  $("chips").replaceChildren(...[CLEAR, ...CHIPS].map((v) => {
+    const b = el("button", { class: `chip${v === CLEAR ? " clear" : ""}`, role: "radio",
+      "data-value": String(v), "data-testid": v === CLEAR ? "chip-clear" : `chip-${v}` },
+    v === CLEAR ? "CLEAR" : `€${v / 100}`);
+    b.addEventListener("click", () => { app.chip = v; renderControls(); });
+    return b;
+  }));
+  $("dealer-pair").addEventListener("click", () => lay(0, "dealer_pair"));
+  $("btn-delete").addEventListener("click", () => { app.stakes = {}; renderPositions();
+    renderControls(); });
+  $("btn-start").addEventListener("click", start);
+  $("lang").addEventListener("click", () => {
+    app.lang = app.lang === "it" ? "en" : "it";
+    localStorage.setItem("lang", app.lang);
+    applyLanguage();
+  });
+}
+
+wire();
+applyLanguage();
+session.join();
