@@ -64,6 +64,7 @@ async def test_demo_starts_the_studio_and_prints_the_three_addresses(tmp_path) -
                              r"sem-quota-fissa-1&token=", out), out
             await _a_quota_fissa_hand(s, base, token)
             await _a_punto_e_banco_hand(s, base, token)
+            await _a_blackjack_game(s, base, token)
             await _a_live_punto_e_banco_round(base, token, tech_login.groups())
     finally:
         if proc.returncode is None:
@@ -227,3 +228,38 @@ async def _a_live_punto_e_banco_round(base: str, token: str, tech: tuple[str, ..
         assert hand["outcome"] in ("punto", "banco", "pari")
         assert after == before + hand["net"]
         await ws.close()
+
+
+async def _a_blackjack_game(s: aiohttp.ClientSession, base: str, token: str) -> None:
+    """The demo player opens the virtual Blackjack table and plays a game on two positions,
+    declining insurance and standing: the balance moves by exactly what the history says."""
+    async with s.get(f"{base}/play?table=bj-virtual-1") as r:
+        assert "blackjack.js" in await r.text()
+    async with s.post(f"{base}/api/player/join", json={"table_id": "bj-virtual-1"},
+                      headers={"Authorization": f"Bearer {token}"}) as r:
+        joined = await r.json()
+    headers = {"Authorization": f"Bearer {token}", "X-Session": joined["session_id"]}
+    before = joined["balance"]["available"]
+    async with s.post(f"{base}/api/player/deal", headers=headers, json={
+            "key": uuid.uuid4().hex, "bets": [{"position": 1, "kind": "main", "amount": 500},
+                                              {"position": 2, "kind": "main", "amount": 500}]}
+                      ) as r:
+        dealt = await r.json()
+    assert dealt["ok"], dealt
+    for _ in range(12):
+        async with s.get(f"{base}/api/player/state", headers=headers) as r:
+            rnd = (await r.json())["table"]["round"]
+        if rnd["phase"] == "closed":
+            break
+        assert len(rnd["dealer"]) == 2 and rnd["dealer"][0] is not None
+        assert rnd["dealer"][1] is None  # the hole card face down while players decide
+        choice = "no_insurance" if rnd["insurance"] else "stay"
+        async with s.post(f"{base}/api/player/decide", headers=headers, json={
+                "key": uuid.uuid4().hex, "position": rnd["deciding"], "choice": choice}) as r:
+            assert (await r.json())["ok"]
+    assert rnd["phase"] == "closed" and None not in rnd["dealer"]
+    async with s.get(f"{base}/api/player/history", headers=headers) as r:
+        (game,) = (await r.json())["rounds"]
+    async with s.get(f"{base}/api/player/balance", headers=headers) as r:
+        after = (await r.json())["balance"]["available"]
+    assert after == before + game["net"]

@@ -120,7 +120,8 @@ async def test_bad_inputs_each_get_their_code_and_change_nothing(studio, client)
 
     await refused((409, "round.in_progress"), ann.deal(1000))
     await refused((409, "decision.must_hit"), ann.decide("stai"))
-    await refused((400, "request.invalid"), ann.decide("raddoppia"))
+    await refused((409, "decision.bad_choice"), ann.decide("raddoppia"))  # not this game's
+    await refused((400, "request.invalid"), ann.decide("Carta!"))  # not a word at all
     await refused((400, "request.invalid"), ann.post("deal", {"key": key(), "amount": "10"}))
     await refused((400, "request.invalid"), ann.post("deal", {"key": key(), "amount": 1.5}))
     await refused((400, "request.invalid"), ann.post("deal", {"key": key(), "amount": 100,
