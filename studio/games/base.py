@@ -8,12 +8,12 @@ the checks every card-dealing round makes the same way.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
-from studio.table.seam import CardSeen, Event, OpenDeck, RoundError, Target
+from studio.table.seam import CardSeen, Event, OpenDeck, Placement, RoundError, Target, Void
 
 
 class RoundGame:
@@ -97,3 +97,19 @@ def card_expected(state: Any) -> Event:
     target = state.expecting()
     return Event("card_expected", {"to": target.kind, "position": target.position,
                                    "say": target.describe()})
+
+
+def open_betting(state: Any, rules_json: Mapping[str, Any]) -> tuple[Any, list[Event]]:
+    """A new round, its betting window open; its first event records the rules in force, so a
+    replay years later uses the paytable and limits the round was played with."""
+    return state, [Event("betting_opened", {"round_id": state.round_id,
+                                            "closes_at": state.closes_at, "rules": rules_json})]
+
+
+def void_round(state: Any, cmd: Void, phase: Any, refunds: Iterable[Placement]
+               ) -> tuple[Any, list[Event]]:
+    """The round is void: the placements not yet settled (`refunds`) come back."""
+    return replace(state, phase=phase, void_reason=cmd.reason), [Event("round_voided", {
+        "round_id": state.round_id, "reason": cmd.reason,
+        "refunds": [{"placement_id": p.placement_id, "player": p.player, "amount": p.amount}
+                    for p in refunds]})]

@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import Any
 
 from studio.cards import DeckKind, deck
-from studio.games.base import card_expected, open_deck, take_card
+from studio.games.base import card_expected, open_betting, open_deck, take_card, void_round
 from studio.games.bet_book import SpotBook
 from studio.games.blackjack import rules
 from studio.games.blackjack.rules import Action, BlackjackError, Paytable
@@ -159,9 +159,8 @@ class RoundState:
 
 def open_round(round_id: str, table: TableRules, closes_at: float
                ) -> tuple[RoundState, list[Event]]:
-    state = RoundState(round_id=round_id, rules=table, closes_at=closes_at)
-    return state, [Event("betting_opened", {"round_id": round_id, "closes_at": closes_at,
-                                            "rules": rules_to_json(table)})]
+    return open_betting(RoundState(round_id=round_id, rules=table, closes_at=closes_at),
+                        rules_to_json(table))
 
 
 def rules_to_json(table: TableRules) -> dict[str, Any]:
@@ -387,11 +386,7 @@ def _settle(state: RoundState, events: list[Event]) -> tuple[RoundState, list[Ev
 
 
 def _void(state: RoundState, cmd: Void) -> tuple[RoundState, list[Event]]:
-    refunds = [] if state.settled else list(state.placements)
-    return replace(state, phase=Phase.VOID, void_reason=cmd.reason), [Event("round_voided", {
-        "round_id": state.round_id, "reason": cmd.reason,
-        "refunds": [{"placement_id": p.placement_id, "player": p.player, "amount": p.amount}
-                    for p in refunds]})]
+    return void_round(state, cmd, Phase.VOID, () if state.settled else state.placements)
 
 
 def _open_deck(state: RoundState, cmd: OpenDeck) -> tuple[RoundState, list[Event]]:

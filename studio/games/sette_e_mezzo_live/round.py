@@ -23,7 +23,7 @@ from enum import StrEnum
 from typing import Any
 
 from studio.cards import Card, DeckKind, deck
-from studio.games.base import card_expected, open_deck, take_card
+from studio.games.base import card_expected, open_betting, open_deck, take_card, void_round
 from studio.games.bet_book import SpotBook
 from studio.games.sette_e_mezzo import Hand
 from studio.games.sette_e_mezzo_live import rules as live
@@ -159,11 +159,8 @@ class RoundState:
 
 def open_round(round_id: str, rules: TableRules, closes_at: float
                ) -> tuple[RoundState, list[Event]]:
-    """A new round; its first event records the rules in force, so a replay years later uses
-    the paytable and limits the round was played with."""
-    state = RoundState(round_id=round_id, rules=rules, closes_at=closes_at)
-    return state, [Event("betting_opened", {"round_id": round_id, "closes_at": closes_at,
-                                            "rules": rules_to_json(rules)})]
+    return open_betting(RoundState(round_id=round_id, rules=rules, closes_at=closes_at),
+                        rules_to_json(rules))
 
 
 def rules_to_json(rules: TableRules) -> dict[str, Any]:
@@ -509,10 +506,7 @@ def _resolve_decisions(state: RoundState, events: list[Event]) -> tuple[RoundSta
 def _void(state: RoundState, cmd: Void) -> tuple[RoundState, list[Event]]:
     refunds = [p for p in state.placements
                if (p.player, p.position, p.kind) not in state.settled]
-    return replace(state, phase=Phase.VOID, void_reason=cmd.reason), [Event("round_voided", {
-        "round_id": state.round_id, "reason": cmd.reason,
-        "refunds": [{"placement_id": p.placement_id, "player": p.player,
-                     "amount": p.amount} for p in refunds]})]
+    return void_round(state, cmd, Phase.VOID, refunds)
 
 
 _HANDLERS = {

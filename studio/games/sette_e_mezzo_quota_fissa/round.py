@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from studio.cards import Card, DeckKind, deck
-from studio.games.base import card_expected, open_deck, take_card
+from studio.games.base import card_expected, open_betting, open_deck, take_card, void_round
 from studio.games.sette_e_mezzo import Hand
 from studio.games.sette_e_mezzo_quota_fissa import rules as qf
 from studio.odds import parse_odds
@@ -124,9 +124,8 @@ class RoundState:
 
 def open_round(round_id: str, rules: TableRules, closes_at: float
                ) -> tuple[RoundState, list[Event]]:
-    state = RoundState(round_id=round_id, rules=rules, closes_at=closes_at)
-    return state, [Event("betting_opened", {"round_id": round_id, "closes_at": closes_at,
-                                            "rules": rules_to_json(rules)})]
+    return open_betting(RoundState(round_id=round_id, rules=rules, closes_at=closes_at),
+                        rules_to_json(rules))
 
 
 def rules_to_json(rules: TableRules) -> dict[str, Any]:
@@ -313,11 +312,7 @@ def _decision_timeout(state: RoundState, cmd: DecisionTimeout) -> tuple[RoundSta
 
 
 def _void(state: RoundState, cmd: Void) -> tuple[RoundState, list[Event]]:
-    refunds = [] if state.settled else list(state.placements)
-    return replace(state, phase=Phase.VOID, void_reason=cmd.reason), [Event("round_voided", {
-        "round_id": state.round_id, "reason": cmd.reason,
-        "refunds": [{"placement_id": p.placement_id, "player": p.player, "amount": p.amount}
-                    for p in refunds]})]
+    return void_round(state, cmd, Phase.VOID, () if state.settled else state.placements)
 
 
 _HANDLERS: dict[type, Any] = {
