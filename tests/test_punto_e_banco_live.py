@@ -161,6 +161,24 @@ async def test_a_restart_during_the_shoe_change_keeps_waiting_and_keeps_the_road
         await again.actor.stop()
 
 
+async def test_a_restart_after_the_shoe_change_starts_with_empty_roads(h, store):
+    await begin(h)
+    await bets(h, "ann", ("banco", 1000))
+    await h.close_betting()
+    await h.cards("Qd 4c 3b")
+    h.actor.cut_card()
+    await h.cards("4d 2s")
+    await new_shoe(h, "S2")
+    await h.actor.stop()
+    again = Harness(store, cfg=pb_live())
+    await again.actor.start()
+    try:
+        assert not again.actor.changing_shoe
+        assert again.actor.snapshot()["shoe"]["hands"] == 0  # the old shoe's roads are gone
+    finally:
+        await again.actor.stop()
+
+
 @pytest.mark.parametrize(("spots", "code"), [
     ([("dragon", 100)], "bet.unknown_kind"),
     ([("punto", 500_001)], "bet.above_max"),

@@ -138,7 +138,8 @@ class TableActor:
         self.shoe_rounds: list[dict[str, Any]] = []  # summaries of the rounds of this shoe
         self.shoe_change_due = False  # the cut card came out: change the shoe after this round
         self.changing_shoe = False  # no round until the shuffler announces the new shoe
-        self._board: tuple[Any, dict[str, Any] | None] | None = None
+        self._board: dict[str, Any] | None = None  # the game's view of the shoe, if computed
+        self._board_stale = True
         self.last_bets: dict[str, list[tuple[int, str, int]]] = {}
         self.autoplay: dict[str, int] = {}
         self.alerts: list[dict[str, Any]] = []
@@ -184,15 +185,11 @@ class TableActor:
             after = event_log.recent_start(tx, self.stream, "betting_opened", RECOVERY_ROUNDS)
             for ev in event_log.iter_events(tx, stream_id=self.stream, after_stream_seq=after):
                 p = ev.payload
+                self._track_shoe(ev.type, p)
                 if ev.type == "betting_opened":
                     opened[ev.round_id] = int(p.get("round_no", 0))
                 elif ev.type in ("round_closed", "round_voided"):
                     finished.add(ev.round_id)
-                    if ev.type == "round_closed" and not p.get("no_bets"):
-                        self.shoe_rounds.append(self.game.round_summary(p))
-                        self._board = None
-                elif ev.type == "deck_opened" and p.get("fresh"):
-                    self.shoe_rounds, self._board = [], None
                 elif ev.type in SHOE_CHANGE:
                     self.shoe_change_due = self.changing_shoe = ev.type != "shoe_changed"
                 elif ev.type == "bets_placed":
@@ -309,12 +306,25 @@ class TableActor:
         view["round"] = rnd
         return view
 
+    def _track_shoe(self, type_: str, data: Mapping[str, Any]) -> None:
+        """The shoe's rounds, for the game's view of the shoe: a closed round joins them, a new
+        shoe (a fresh deck opened, the shoe changed) starts them again. The live path and the
+        recovery both follow the log through here."""
+        if type_ == "round_closed" and not data.get("no_bets"):
+            self.shoe_rounds.append(self.game.round_summary(data))
+            del self.shoe_rounds[:-1000]
+        elif (type_ == "deck_opened" and data.get("fresh")) or type_ == "shoe_changed":
+            self.shoe_rounds = []
+        else:
+            return
+        self._board_stale = True
+
     def _shoe_board(self) -> dict[str, Any] | None:
         """The game's view of the shoe so far, computed once per change of the shoe's rounds
-        (every player who connects gets it; whatever changes `shoe_rounds` forgets it)."""
-        if self._board is None:
-            self._board = (None, self.game.shoe_view(self.shoe_rounds))
-        return self._board[1]
+        (every player who connects gets it)."""
+        if self._board_stale:
+            self._board, self._board_stale = self.game.shoe_view(self.shoe_rounds), False
+        return self._board
 
     def _bets_of(self, player: str) -> list[dict[str, Any]]:
         s = self.state
@@ -391,7 +401,7 @@ class TableActor:
          self.ready_deck, self.running, self.rounds_completed, n_cards, n_history,
          self.deck_in_use, self.cards_taken, self.shoe_rounds, self.shoe_change_due,
          self.changing_shoe) = saved
-        self._board = None
+        self._board_stale = True
         if self.book is not None:
             self.book.open = book_open
         del self.card_log[n_cards:]
@@ -675,8 +685,8 @@ class TableActor:
         for e in events:
             if e.type == "decision_requested":
                 self._set_decision_timer()
-            elif e.type == "deck_opened" and e.data.get("fresh"):
-                self.shoe_rounds, self._board = [], None  # a new shoe: its scoreboards start empty
+            elif e.type == "deck_opened":
+                self._track_shoe(e.type, e.data)  # a new shoe: its scoreboards start empty
             elif e.type in ("round_closed", "round_voided"):
                 self._round_finished(e)
         self._feed()
@@ -714,10 +724,8 @@ class TableActor:
         del self.history[:-200]
         self.book = None
         self.card_log = []
+        self._track_shoe(e.type, e.data)
         if e.type == "round_closed" and not e.data.get("no_bets"):
-            self.shoe_rounds.append(self.game.round_summary(e.data))
-            del self.shoe_rounds[:-1000]
-            self._board = None
             shoe = self._shoe_board()
             if shoe is not None:
                 self._publish(None, [core.Event("shoe_scoreboard", shoe)])
@@ -920,12 +928,11 @@ class TableActor:
             self._transition(new, events)
         elif self.changing_shoe and self.ready_deck != self.deck_in_use:
             self.changing_shoe = self.shoe_change_due = False
-            self.shoe_rounds, self._board = [], None
-            event = core.Event("shoe_changed", {"deck_set": None})  # the set id is staff's
-            with self._write() as tx:
+            self._track_shoe("shoe_changed", {})
+            with self._write() as tx:  # the set id is staff's: players are told of a new shoe
                 self._append(tx, None, [core.Event("shoe_changed", {"deck_set":
                                                                     self.ready_deck})])
-            self._publish(None, [event])
+            self._publish(None, [core.Event("shoe_changed", {"deck_set": None})])
             if self.running:
                 self._next_round()
         return {"ok": True}
