@@ -13,6 +13,7 @@ from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
+from studio.odds import format_odds, parse_odds
 from studio.table.seam import CardSeen, Event, OpenDeck, Placement, RoundError, Target, Void
 
 
@@ -113,3 +114,17 @@ def void_round(state: Any, cmd: Void, phase: Any, refunds: Iterable[Placement]
         "round_id": state.round_id, "reason": cmd.reason,
         "refunds": [{"placement_id": p.placement_id, "player": p.player, "amount": p.amount}
                     for p in refunds]})]
+
+
+def fields_json(obj: Any) -> dict[str, Any]:
+    """A dataclass of plain numbers (a table's limits) as the round's rules record it."""
+    return {k: getattr(obj, k) for k in obj.__dataclass_fields__}
+
+
+def odds_json(paytable: Any) -> dict[str, str]:
+    """A paytable dataclass of Fractions as "X:Y" odds (the config's own notation)."""
+    return {k: format_odds(getattr(paytable, k)) for k in paytable.__dataclass_fields__}
+
+
+def odds_from_json(cls: type, data: Mapping[str, str]) -> Any:
+    return cls(**{k: parse_odds(v) for k, v in data.items()})

@@ -26,11 +26,19 @@ from enum import StrEnum
 from typing import Any
 
 from studio.cards import DeckKind, deck
-from studio.games.base import card_expected, open_betting, open_deck, take_card, void_round
+from studio.games.base import (
+    card_expected,
+    fields_json,
+    odds_from_json,
+    odds_json,
+    open_betting,
+    open_deck,
+    take_card,
+    void_round,
+)
 from studio.games.bet_book import SpotBook
 from studio.games.blackjack import rules
 from studio.games.blackjack.rules import Action, BlackjackError, Paytable
-from studio.odds import format_odds, parse_odds
 from studio.table.seam import (
     CardSeen,
     CloseBetting,
@@ -164,15 +172,12 @@ def open_round(round_id: str, table: TableRules, closes_at: float
 
 
 def rules_to_json(table: TableRules) -> dict[str, Any]:
-    pt = table.paytable
-    return {"limits": {k: getattr(table.limits, k) for k in Limits.__dataclass_fields__},
-            "paytable": {k: format_odds(getattr(pt, k)) for k in Paytable.__dataclass_fields__},
+    return {"limits": fields_json(table.limits), "paytable": odds_json(table.paytable),
             "positions": table.positions, "decks": table.decks}
 
 
 def rules_from_json(data: Mapping[str, Any]) -> TableRules:
-    return TableRules(Limits(**data["limits"]),
-                      Paytable(**{k: parse_odds(v) for k, v in data["paytable"].items()}),
+    return TableRules(Limits(**data["limits"]), odds_from_json(Paytable, data["paytable"]),
                       int(data["positions"]), int(data["decks"]))
 
 
