@@ -324,9 +324,42 @@ class BlackjackTable(_Strict):
         return self
 
 
+class BlackjackLiveTable(_Strict):
+    """A shared live Blackjack table on the serial shoe: `positions` seats (seven), each taken
+    for a round by the first player to bet on it, any number of players betting behind a
+    seat; `decks` decks in the shoe with a cut card, `burn_cards` burnt from each new shoe; a
+    decision timer (`timers.decision_s`) whose default is stand. The paytable is checked
+    against the exact mathematics at load (the same rules as the virtual table's)."""
+
+    pace: ClassVar[str] = "live"
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    name: str
+    game: Literal["blackjack-live"]
+    deck_art: DeckArt = DeckArt.FRENCH
+    decks: int = Field(default=8, ge=1, le=8)
+    positions: int = Field(default=7, ge=1, le=7)
+    burn_cards: int = Field(default=1, ge=0, le=10)
+    cut_card: int = Field(default=70, ge=6)
+    card_source: Literal["rng", "manual", "shoe", "camera"] = "shoe"
+    timers: Timers
+    limits: Limits
+    paytable: BlackjackPaytableConfig = BlackjackPaytableConfig()
+    max_return_pct: float = Field(default=100.0, gt=0)
+    devices: TableDevices = TableDevices()
+
+    @model_validator(mode="after")
+    def _paytable_a_casino_can_run(self) -> BlackjackLiveTable:
+        from studio.games.blackjack.mathematics import check_paytable
+
+        if self.cut_card >= 52 * self.decks:
+            raise ValueError(f"cut_card {self.cut_card} is not inside the shoe of {self.decks} decks")
+        _refuse_paytable(self, check_paytable)
+        return self
+
+
 TableConfig = Annotated[
     SetteEMezzoLiveTable | SetteEMezzoQuotaFissaTable | PuntoEBancoTable
-    | PuntoEBancoLiveTable | BlackjackTable,
+    | PuntoEBancoLiveTable | BlackjackTable | BlackjackLiveTable,
     Field(discriminator="game")
 ]
 

@@ -42,6 +42,7 @@ function render(view) {
   else if (view.changing_shoe) next = "Change the shoe: the shuffler prepares a new one";
   else if (rnd && rnd.expecting) next = rnd.expecting[0].toUpperCase() + rnd.expecting.slice(1);
   else if (rnd && rnd.phase === "betting") next = "Betting is open: wait for Stop alle puntate";
+  else if (rnd && rnd.waiting_for) next = rnd.waiting_for; // a game's own words: whose turn
   else if (rnd && rnd.phase === "decisions") next = `Players decide on position ${rnd.deciding}`;
   else if (!view.running) next = "Press Start to open the first round";
   else next = "Wait for the next round";
@@ -102,7 +103,8 @@ function render(view) {
   $("cards").replaceChildren(...seen.slice().reverse().map((c) => {
     const src = document.createElement("span");
     src.className = "src";
-    src.textContent = `${c.burn ? "burn card, face down · " : ""}from ${c.source} · ${time(c.at)}`;
+    const hidden = c.burn ? "burn card, face down · " : c.face_down ? "face down · " : "";
+    src.textContent = `${hidden}from ${c.source} · ${time(c.at)}`;
     return li(cardHtml(document, c.card), src);
   }));
   if (!seen.length) $("cards").replaceChildren(li("No card yet this round"));

@@ -19,6 +19,7 @@ GAMES: dict[str, str] = {
     "punto-e-banco": "studio.games.punto_e_banco.game",
     "punto-e-banco-live": "studio.games.punto_e_banco.live",
     "blackjack": "studio.games.blackjack.game",
+    "blackjack-live": "studio.games.blackjack.live",
 }
 
 

@@ -49,6 +49,11 @@ class RoundGame:
         dealer's hand, for the games that have one."""
         return {"dealer": closed.get("dealer") or [], "dealer_total": closed.get("dealer_total")}
 
+    def window_view(self, book: Any, player: str | None) -> dict[str, Any] | None:
+        """What players see of the open betting window beyond their own bets (a live
+        Blackjack table's seats taken); None: nothing."""
+        return None
+
     def shoe_view(self, closed: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
         """What players see of the shoe so far (a baccarat table's roads), from the summaries
         of its closed rounds; None: the game shows nothing of the kind."""
@@ -66,6 +71,29 @@ def open_deck(state: Any, cmd: OpenDeck, deck_size: int) -> tuple[Any, list[Even
     new = replace(state, deck_sets=state.deck_sets + (cmd.deck_set,), seen=())
     return new, [Event("deck_opened", {"deck_set": cmd.deck_set, "fresh": cmd.fresh,
                                        "deck_number": len(new.deck_sets)})]
+
+
+def open_shoe_deck(state: Any, cmd: OpenDeck, deck_size: int, burn_cards: int,
+                   dealing: bool) -> tuple[Any, list[Event]]:
+    """`open_deck` for a game dealt from a shoe: from a new shoe (`fresh`) the dealer burns
+    `burn_cards` first (the state's `burn_due`); `dealing`: the round waits for a card now, so
+    the dealer is told the burn comes first."""
+    state, events = open_deck(state, cmd, deck_size)
+    if events and cmd.fresh and burn_cards:
+        state = replace(state, burn_due=burn_cards)
+        if dealing:
+            events.append(card_expected(state))
+    return state, events
+
+
+def burn(state: Any, cmd: CardSeen) -> tuple[Any, list[Event]]:
+    """The card `take_card` sent to the burn: recorded privately (never shown to anyone but the
+    audit), players told only that a card was burnt, then where the next one goes."""
+    state = replace(state, burn_due=state.burn_due - 1)
+    return state, [Event("burn_card", {"card": cmd.card.code, "source": cmd.source},
+                         private=True),
+                   Event("card_burned", {"source": cmd.source, "left": state.burn_due}),
+                   card_expected(state)]
 
 
 def take_card(state: Any, cmd: CardSeen, deck: frozenset[str], deck_name: str,

@@ -145,6 +145,8 @@ class TableActor:
         self.alerts: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []  # closed rounds, newest last (bounded)
         self.card_log: list[dict[str, Any]] = []  # cards of the round, with their source
+        self.present: dict[str, int] = {}  # player -> sockets open (the web tells us)
+        self.gone: set[str] = set()  # players whose last socket closed during this round
         self._timers: dict[str, Timer] = {}
         self._tx: Any = None  # the open unit of work's transaction, if any
         self._deferred: list[Callable[[], None]] | None = None
@@ -268,6 +270,12 @@ class TableActor:
         """The shoe says the cut card came out: this round completes, then the shoe changes."""
         self.post("cut_card", {})
 
+    def player_present(self, player: str, here: bool) -> None:
+        """A player's socket opened (`here`) or closed. At a table whose game stands a seated
+        player who disconnects (`stands_when_gone`), a decider with no socket left gets the
+        default decision at once: the table waits for nobody who is gone."""
+        self.post("presence", {"player": player, "here": here})
+
     def device_status(self, device: str, online: bool, detail: str = "") -> None:
         self.post("device_status", {"device": device, "online": online, "detail": detail})
 
@@ -295,6 +303,10 @@ class TableActor:
             return view
         player = audience.split(":", 1)[1] if audience.startswith("player:") else None
         rnd = self.game.round_view(s, player)
+        if s.betting and self.book is not None:
+            window = self.game.window_view(self.book, player)
+            if window:
+                rnd.update(window)
         if player is not None:
             rnd["my_bets"] = self._bets_of(player)
             rnd["autoplay"] = self.autoplay.get(player, 0)
@@ -549,9 +561,9 @@ class TableActor:
     def _bet_batch(self, cmds: list[_Command]) -> None:
         now = self.clock.now()
         book = self.book
-        # Bets accepted earlier in this batch, per player: they count towards the limits of
-        # the player's later commands in it (most players send one command per batch).
-        earlier: dict[str, list[core.Placement]] = {}
+        # Bets accepted earlier in this batch (not yet committed): they count towards the
+        # limits of the later commands in it (a player's own sums; a seat another took).
+        pending = self.game.new_book(self.rules, book.closes_at) if book is not None else None
         answers: dict[int, dict[str, Any]] = {}
         accepted: list[tuple[int, _Command, list[core.Placement]]] = []
         reserves: list[ledger.Reserve] = []
@@ -567,18 +579,13 @@ class TableActor:
                     answers[i] = {"same_as": keys_in_batch[k]}
                     continue
                 keys_in_batch[k] = i
-                player = c.args.get("player")
-                pending = None
-                if player in earlier and book is not None:
-                    pending = self.game.new_book(self.rules, book.closes_at)
-                    for p in earlier[player]:
-                        pending.count(p)
                 try:
                     placements = self._check_bets(c, now, pending)
                 except core.RoundError as e:
                     answers[i] = error_answer(e.code, e.message)
                     continue
-                earlier.setdefault(player, []).extend(placements)
+                for p in placements:
+                    pending.count(p)
                 group = f"{c.actor}/{c.key}"
                 reserves.extend(reserve_for(self.state.round_id, p, group) for p in placements)
                 accepted.append((i, c, placements))
@@ -698,6 +705,26 @@ class TableActor:
         pos, turn = s.deciding, s.turn
         self._timer("decision", self.clock.now() + self.cfg.timers.decision_s,
                     lambda: self.post("decision_timeout", {"position": pos, "turn": turn}))
+        self._default_if_gone()
+
+    def _default_if_gone(self) -> None:
+        s = self.state
+        if (not getattr(self.game, "stands_when_gone", False) or s is None or self.paused
+                or not s.awaiting_decision or not self.gone.intersection(s.deciders())):
+            return
+        self.post("decision_timeout", {"position": s.deciding, "turn": s.turn, "gone": True})
+
+    def _do_presence(self, c: _Command) -> dict[str, Any]:
+        player = c.args["player"]
+        sockets = self.present.get(player, 0) + (1 if c.args["here"] else -1)
+        if sockets > 0:
+            self.present[player] = sockets
+            self.gone.discard(player)
+        else:
+            self.present.pop(player, None)
+            self.gone.add(player)
+            self._default_if_gone()
+        return {"ok": True}
 
     def _timer(self, name: str, when: float, callback: Callable[[], None]) -> None:
         self._cancel_timer(name)
@@ -724,6 +751,7 @@ class TableActor:
         del self.history[:-200]
         self.book = None
         self.card_log = []
+        self.gone.clear()
         self._track_shoe(e.type, e.data)
         if e.type == "round_closed" and not e.data.get("no_bets"):
             shoe = self._shoe_board()
@@ -774,9 +802,10 @@ class TableActor:
 
     def _card_step(self, cmd: core.CardSeen) -> None:
         new, events = self.game.step(self.state, cmd)
-        burned = events[0].private  # a burn card, a hole card: face down, its code kept back
+        hidden = events[0].private  # a burn card, a hole card: face down, its code kept back
         self.cards_taken += 1
-        self.card_log.append({"card": None if burned else cmd.card.code, "burn": burned,
+        self.card_log.append({"card": None if hidden else cmd.card.code,
+                              "burn": events[0].type == "burn_card", "face_down": hidden,
                               "source": cmd.source, "at": self.clock.now()})
         self._transition(new, events)
 
@@ -974,37 +1003,57 @@ class TableActor:
         if self.paused:
             raise CommandError("table.paused", "the table is paused")  # never why: a
             # pause names device faults, which are the dealer's and the technicians' business
-        new, events = self.game.step(self.state, core.Decide(
-            a["player"], a["position"], self.game.choices[a["choice"]]))
-        self._reserve_added(c, new)
+        decide = core.Decide(a["player"], a["position"], self.game.choices[a["choice"]])
+        new, events = self.game.step(self.state, decide)
+        unfunded = self._reserve_added(c, new)
+        if unfunded:  # followers who could not follow: their bets stay as they were
+            new, events = self.game.step(self.state, replace(decide, unfunded=unfunded))
         answer = {"ok": True, "choice": a["choice"]}
         if not new.awaiting_decision or new.turn != self.state.turn:
             self._cancel_timer("decision")
         self._transition(new, events, remember=(c, answer))
         return answer
 
-    def _reserve_added(self, c: _Command, new: core.RoundState) -> None:
+    def _reserve_added(self, c: _Command, new: core.RoundState) -> frozenset[str]:
         """A decision that puts money on the table (a double, a split, insurance) adds
-        placements to the round: they are reserved like bets, all or none, before the decision
-        is stored; a refusal (not enough credit) refuses the decision and changes nothing."""
+        placements to the round: they are reserved like bets before the decision is stored.
+        The decider's all or none: a refusal (not enough credit) refuses the decision and
+        changes nothing. Followers' (bets behind) each where its player's credit allows: the
+        players refused are returned, and the decision is stepped again without their share
+        (the placements reserved here are exactly those it then adds)."""
         added = new.placements[len(self.state.placements):]
         if not added:
-            return
+            return frozenset()
+        decider = c.args["player"]
+        own = [p for p in added if p.player == decider]
+        followers = [p for p in added if p.player != decider]
         with self._write() as tx:
-            outcome = ledger.reserve_many(tx, [reserve_for(new.round_id, p, f"{c.actor}/{c.key}")
-                                               for p in added])
+            group = f"{c.actor}/{c.key}"
+            outcome = ledger.reserve_many(tx, [reserve_for(new.round_id, p, group)
+                                               for p in own])
             refused = next((o.error for o in outcome if not o.ok), None)
             if refused is not None:
                 raise refused
-            self._append(tx, new.round_id, [core.Event("bets_placed", {"bets": [
-                {"placement_id": p.placement_id, "player": p.player, "position": p.position,
-                 "kind": p.kind, "amount": p.amount} for p in added]})])
+            outcome = ledger.reserve_many(tx, [reserve_for(new.round_id, p, f"{group}/{p.player}")
+                                               for p in followers])
+            unfunded = frozenset(p.player for p, o in zip(followers, outcome, strict=True)
+                                 if not o.ok)
+            placed = [p for p in added if p.player not in unfunded]
+            if placed:
+                self._append(tx, new.round_id, [core.Event("bets_placed", {"bets": [
+                    {"placement_id": p.placement_id, "player": p.player,
+                     "position": p.position, "kind": p.kind, "amount": p.amount}
+                    for p in placed]})])
+        return unfunded
 
     def _do_decision_timeout(self, c: _Command) -> dict[str, Any]:
         if self.paused or self.state is None:
             return {"ok": False}
         new, events = self.game.step(self.state, core.DecisionTimeout(c.args["position"],
                                                                  c.args["turn"]))
+        if c.args.get("gone"):  # why the default came before the timer: the player left
+            events = [core.Event("decider_gone", {"position": c.args["position"],
+                                                  "turn": c.args["turn"]}), *events]
         self._transition(new, events)
         return {"ok": True}
 

@@ -72,7 +72,8 @@ def replay_round(game: core.Game, events: Sequence[StoredEvent]
         elif t in ("burn_card", "hole_card", "card_dealt"):
             feed(core.CardSeen(parse_card(p["card"]), p["source"]))
         elif t == "decision_made":
-            feed(core.Decide(p["player"], p["position"], game.choices[p["choice"]]))
+            feed(core.Decide(p["player"], p["position"], game.choices[p["choice"]],
+                             frozenset(p.get("unfunded", ()))))
         elif t == "decision_timed_out":
             feed(core.DecisionTimeout(p["position"], p["turn"]))
         elif t == "round_voided":

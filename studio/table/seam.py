@@ -17,8 +17,12 @@ Event types the core reads (a game emits them with these fields):
 - settlement events, whichever the game names, as `Game.spots` reads them.
 
 A decision may put money on the table (a double, a split, insurance): the round adds the
-placements to its state, and the table reserves them, all or none, before it stores the
-decision (a refusal refuses the decision).
+placements to its state, and the table reserves them before it stores the decision. The
+decider's are reserved all or none (a refusal refuses the decision). Placements the decision
+adds for other players are their followers' (bet behind: they follow the seated player's
+double, split or insurance): each follower's where that player's credit allows; the table then
+steps the decision again naming the others in `Decide.unfunded` (their bets stay as they
+were), and the round records them in `decision_made` (`unfunded`) so a replay decides alike.
 """
 
 from __future__ import annotations
@@ -126,11 +130,14 @@ class CardSeen:
 
 @dataclass(frozen=True, slots=True)
 class Decide:
-    """A player's decision; `choice` is the game's value for it (see `Game.parse_choice`)."""
+    """A player's decision; `choice` is the game's value for it (see `Game.parse_choice`).
+    `unfunded`: the followers (players betting behind the decider) whose share of the stake
+    the decision adds the table could not reserve; their bets stay as they were."""
 
     player: str
     position: int
     choice: Any
+    unfunded: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

@@ -236,7 +236,11 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     stop_listening = _both(stop_listening, forget)
     private = studio.private_of(table)
     if private is None:
-        return await wsmod.serve(request, conn, studio.limiter, [stop_listening])
+        table.actor.player_present(who.id, True)  # a seated player who leaves may stand
+        try:
+            return await wsmod.serve(request, conn, studio.limiter, [stop_listening])
+        finally:
+            table.actor.player_present(who.id, False)
     private.connected(who.id, id(conn))  # a private table outlives its player's absence
     try:                                 # only as the regulation's session rules say
         return await wsmod.serve(request, conn, studio.limiter, [stop_listening])

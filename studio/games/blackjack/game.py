@@ -10,10 +10,12 @@ from studio.cards import DeckKind
 from studio.games.base import RoundGame
 from studio.games.blackjack import round as core
 from studio.games.blackjack import rules
+from studio.games.blackjack.behind import BEHIND, BEHIND_INSURANCE, BEHIND_SPLIT
 from studio.games.blackjack.rules import Action
 from studio.table.seam import Event
 
-KINDS = frozenset({core.MAIN, core.SPLIT, core.INSURANCE, *core.SIDE_BETS, core.DEALER_PAIR})
+KINDS = frozenset({core.MAIN, core.SPLIT, core.INSURANCE, *core.SIDE_BETS, core.DEALER_PAIR,
+                   BEHIND, BEHIND_SPLIT, BEHIND_INSURANCE})
 
 
 class Blackjack(RoundGame):
@@ -33,7 +35,9 @@ class Blackjack(RoundGame):
         lim = cfg.limits
         return core.TableRules(core.Limits(lim.main_min, lim.main_max, lim.side_min,
                                            lim.side_max, lim.round_max_total),
-                               cfg.paytable.to_paytable(), cfg.positions, cfg.decks)
+                               cfg.paytable.to_paytable(), cfg.positions, cfg.decks,
+                               shared=cfg.pace == "live",
+                               burn_cards=getattr(cfg, "burn_cards", 0))
 
     def bet_kind(self, name: str) -> str:
         if name not in KINDS:
@@ -73,7 +77,8 @@ class Blackjack(RoundGame):
             "dealer_pair": game.dealer_pair if game else 0,
             "deciding": s.deciding, "hand": s.deciding_hand, "turn": s.turn,
             "insurance": s.phase is core.Phase.INSURANCE,
-            "choices": s.choices() if player is not None and player == s.player else [],
+            "choices": s.choices() if player is not None and player == s.owner(s.deciding)
+            else [],
             "expecting": target.describe() if target else None,
         }
 

@@ -1,5 +1,7 @@
-"""One game of Blackjack at the regulation's virtual table, as a pure state machine on
-`studio.table.seam` (a private table: one player, up to five positions and Dealer Pair).
+"""One game of Blackjack as a pure state machine on `studio.table.seam`: the regulation's
+virtual table (a private table: one player, up to five positions and Dealer Pair) and the
+shared live table (`TableRules.shared`: seven seats each taken by one player, and any number
+of players betting behind a seat, following its player's decisions).
 
     step(state, command) -> (state, events)      or RoundError, with the state unchanged
 
@@ -16,28 +18,44 @@ turns them into the seam's vocabulary:
   the state; the table reserves it before it commits the decision, or refuses the decision.
 - A decision not made in time (`DecisionTimeout`, the session's rules) is NO_INSURANCE, then
   STAY: the regulation's defaults.
+- Bet behind (the live table): a bet behind seat N rides on that seat's hands. Its player
+  follows the seated player's double, split and insurance where the player's credit allows
+  (the table reserves the stake, or names the player in `Decide.unfunded`); otherwise the bet
+  stays as it was: not doubled, on the first hand of a split, not insured. We follow rather
+  than ask each of thousands of players: the seat's decision is the product (the regulars bet
+  behind a seat to ride its player's play), and asking would hold the table for the slowest
+  of them. A bet behind a seat nobody took is refunded when betting closes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
 from studio.cards import DeckKind, deck
 from studio.games.base import (
+    burn,
     card_expected,
     fields_json,
     odds_from_json,
     odds_json,
     open_betting,
-    open_deck,
+    open_shoe_deck,
     take_card,
     void_round,
 )
 from studio.games.bet_book import SpotBook
 from studio.games.blackjack import rules
+from studio.games.blackjack.behind import (
+    Behind,
+    refund_orphans,
+    seats_and_behind,
+    settle_behind,
+    sums_of,
+)
+from studio.games.blackjack.behind import follow as follow_seat
 from studio.games.blackjack.rules import Action, BlackjackError, Paytable
 from studio.table.seam import (
     CardSeen,
@@ -59,6 +77,7 @@ MAIN, SPLIT, INSURANCE = "main", "split", "insurance"  # a position's money afte
 PLAYER_PAIR, TWENTY_ONE_THREE, DEALER_PAIR = "player_pair", "twenty_one_three", "dealer_pair"
 SIDE_BETS = (PLAYER_PAIR, TWENTY_ONE_THREE)
 HAND_KINDS = (MAIN, SPLIT)  # the spot of hand 0 and of the hand a split makes
+NO_CAP = 10**15  # the live table has no cap on a game: each seat's and player's limits apply
 _SETTLED_KIND = {rules.Bet.INSURANCE: INSURANCE, rules.Bet.PLAYER_PAIR: PLAYER_PAIR,
                  rules.Bet.TWENTY_ONE_THREE: TWENTY_ONE_THREE,
                  rules.Bet.DEALER_PAIR: DEALER_PAIR}
@@ -89,6 +108,8 @@ class TableRules:
     paytable: Paytable
     positions: int = rules.POSITIONS
     decks: int = rules.DECKS
+    shared: bool = False  # the live table: seats, bet behind, a shoe
+    burn_cards: int = 0  # burnt face down from a new shoe (the live table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,11 +122,19 @@ class RoundState:
     deck_sets: tuple[str, ...] = ()
     seen: tuple[str, ...] = ()
     game: rules.Game | None = None
-    player: str | None = None
+    player: str | None = None  # the virtual table's one player
+    owners: Mapping[int, str] = field(default_factory=dict)  # position -> its player
+    behind: Mapping[int, Mapping[str, Behind]] = field(default_factory=dict)
+    behind_sums: Mapping[int, tuple[int, int]] = field(default_factory=dict)  # (bets, cents)
+    refunded: frozenset[str] = frozenset()  # placements refunded at the close (no seat)
+    burn_due: int = 0
     hole_shown: bool = False
     turn: int = 0
     settled: bool = False
     void_reason: str | None = None
+
+    def owner(self, number: int | None) -> str | None:
+        return self.owners.get(number) if number is not None else None
 
     @property
     def finished(self) -> bool:
@@ -136,11 +165,15 @@ class RoundState:
         return turn[1] if turn else None
 
     def _waiting_card(self) -> rules.Recipient | None:
+        if self.burn_due and self.phase is Phase.DEAL:
+            return None
         if self.game is None or self.phase not in (Phase.DEAL, Phase.DECISIONS, Phase.DEALER):
             return None
         return rules.next_card(self.game)
 
     def expecting(self) -> Target | None:
+        if self.burn_due and self.phase is Phase.DEAL:
+            return Target("burn")
         to = self._waiting_card()
         if to is None:
             return None
@@ -151,7 +184,8 @@ class RoundState:
         return Target("position", to.position, note=f"hand {to.hand + 1}" if split else None)
 
     def deciders(self) -> list[str]:
-        return [self.player] if self.awaiting_decision and self.player else []
+        owner = self.owner(self.deciding)
+        return [owner] if owner else []
 
     def choices(self) -> list[str]:
         """The buttons to show now (the others stay hidden)."""
@@ -162,7 +196,13 @@ class RoundState:
                 if (a in rules.INSURANCE_ACTIONS) == (self.phase is Phase.INSURANCE)]
 
     def _cap(self) -> int:
-        return min(rules.HAND_CAP_CENTS, self.rules.limits.round_max_total)
+        return _cap(self.rules)
+
+
+def _cap(table: TableRules) -> int:
+    """The regulation's cap on a game's bets, doubles and splits included: the virtual
+    table's (one player's game); the live table limits each player's bets instead."""
+    return NO_CAP if table.shared else min(rules.HAND_CAP_CENTS, table.limits.round_max_total)
 
 
 def open_round(round_id: str, table: TableRules, closes_at: float
@@ -172,13 +212,17 @@ def open_round(round_id: str, table: TableRules, closes_at: float
 
 
 def rules_to_json(table: TableRules) -> dict[str, Any]:
-    return {"limits": fields_json(table.limits), "paytable": odds_json(table.paytable),
-            "positions": table.positions, "decks": table.decks}
+    out = {"limits": fields_json(table.limits), "paytable": odds_json(table.paytable),
+           "positions": table.positions, "decks": table.decks}
+    if table.shared:
+        out |= {"shared": True, "burn_cards": table.burn_cards}
+    return out
 
 
 def rules_from_json(data: Mapping[str, Any]) -> TableRules:
     return TableRules(Limits(**data["limits"]), odds_from_json(Paytable, data["paytable"]),
-                      int(data["positions"]), int(data["decks"]))
+                      int(data["positions"]), int(data["decks"]), bool(data.get("shared")),
+                      int(data.get("burn_cards", 0)))
 
 
 def step(state: RoundState, cmd: Command) -> tuple[RoundState, list[Event]]:
@@ -225,16 +269,16 @@ class BetBook(SpotBook):
                 raise RoundError("bet.below_min", f"the minimum on {kind} is {low} cents")
             if stake > high:
                 raise RoundError("bet.above_max", f"the maximum on {kind} is {high} cents")
-        _new_game(spots, min(rules.HAND_CAP_CENTS, lim.round_max_total))  # side bets, the cap
+        _new_game(spots, _cap(self.rules), self.rules.positions)  # side bets, the cap
         return out
 
 
-def _new_game(spots: Mapping[tuple[int, str], int], cap: int) -> rules.Game:
+def _new_game(spots: Mapping[tuple[int, str], int], cap: int, seats: int) -> rules.Game:
     numbers = sorted({n for n, _ in spots if n != DEALER_SPOT})
     try:
         return rules.new_game(
             [rules.new_position(n, spots.get((n, MAIN), 0), spots.get((n, PLAYER_PAIR), 0),
-                                spots.get((n, TWENTY_ONE_THREE), 0)) for n in numbers],
+                                spots.get((n, TWENTY_ONE_THREE), 0), seats) for n in numbers],
             spots.get((DEALER_SPOT, DEALER_PAIR), 0), cap)
     except BlackjackError as e:
         raise RoundError(_BET_CODES.get(e.code, e.code), str(e) or e.code) from None
@@ -253,21 +297,33 @@ def _close_betting(state: RoundState, cmd: CloseBetting) -> tuple[RoundState, li
         raise RoundError("round.not_betting", "betting is not open")
     events = [Event("betting_closed", {"round_id": state.round_id, "bets": len(cmd.placements),
                                        "staked": sum(p.amount for p in cmd.placements)})]
-    if not cmd.placements:
+    state = replace(state, placements=cmd.placements)
+    if state.rules.shared:  # seats, and bets behind them; behind an empty seat: refunded
+        spots, owners, behind, orphans = seats_and_behind(cmd.placements)
+        events += refund_orphans(orphans)
+        state = replace(state, owners=owners, behind=behind,
+                        behind_sums={n: sums_of(seat) for n, seat in behind.items()},
+                        refunded=frozenset(p.placement_id for p in orphans))
+    else:  # the virtual table: one player, every position theirs
+        spots = {}
+        for p in cmd.placements:
+            spots[(p.position, p.kind)] = spots.get((p.position, p.kind), 0) + p.amount
+        player = cmd.placements[0].player if cmd.placements else None
+        owners = {n: player for n, _ in spots}
+        state = replace(state, player=player, owners=owners)
+    if not owners:
         events.append(Event("round_closed", {"round_id": state.round_id, "no_bets": True}))
         return replace(state, phase=Phase.CLOSED), events
-    spots: dict[tuple[int, str], int] = {}
-    for p in cmd.placements:
-        spots[(p.position, p.kind)] = spots.get((p.position, p.kind), 0) + p.amount
-    game = _new_game(spots, min(rules.HAND_CAP_CENTS, state.rules.limits.round_max_total))
-    new = replace(state, placements=cmd.placements, game=game, phase=Phase.DEAL,
-                  player=cmd.placements[0].player)
+    game = _new_game(spots, _cap(state.rules), state.rules.positions)
+    new = replace(state, game=game, phase=Phase.DEAL)
     return new, events + [card_expected(new)]
 
 
 def _card(state: RoundState, cmd: CardSeen) -> tuple[RoundState, list[Event]]:
     decks = state.rules.decks
     state, target = take_card(state, cmd, FIFTY_TWO, f"{decks}-deck shoe", decks)
+    if target.kind == "burn":
+        return burn(state, cmd)
     to = rules.next_card(state.game)
     game = rules.deal(state.game, cmd.card)
     state = replace(state, game=game)
@@ -308,7 +364,7 @@ def _advance(state: RoundState, events: list[Event]) -> tuple[RoundState, list[E
 def _ask(state: RoundState, events: list[Event]) -> tuple[RoundState, list[Event]]:
     state = replace(state, turn=state.turn + 1)
     events.append(Event("decision_requested", {
-        "position": state.deciding, "hand": state.deciding_hand, "players": [state.player],
+        "position": state.deciding, "hand": state.deciding_hand, "players": state.deciders(),
         "turn": state.turn, "choices": state.choices(),
         "insurance": state.phase is Phase.INSURANCE}))
     return state, events
@@ -317,8 +373,9 @@ def _ask(state: RoundState, events: list[Event]) -> tuple[RoundState, list[Event
 def _decide(state: RoundState, cmd: Decide) -> tuple[RoundState, list[Event]]:
     if not state.awaiting_decision:
         raise RoundError("decision.not_your_turn", "no decision is asked now")
-    if cmd.player != state.player:
-        raise RoundError("decision.not_your_turn", "this is not your game")
+    if cmd.player != state.owner(cmd.position):
+        raise RoundError("decision.not_your_turn", "this is not your seat"
+                         if state.rules.shared else "this is not your game")
     action = Action(cmd.choice)
     if state.phase is Phase.INSURANCE and action not in rules.INSURANCE_ACTIONS:
         raise RoundError("blackjack.insurance_pending", "answer insurance first")
@@ -326,30 +383,40 @@ def _decide(state: RoundState, cmd: Decide) -> tuple[RoundState, list[Event]]:
         code = rules.refusal(state.game, cmd.position, action) or "blackjack.insurance_closed"
         raise RoundError(code, "insurance is offered only when the dealer shows an ace, "
                                "before play")
-    return _apply(state, cmd.position, action, [Event("decision_made", {
-        "player": cmd.player, "position": cmd.position, "hand": state.deciding_hand,
-        "choice": action.value, "turn": state.turn})])
+    made = {"player": cmd.player, "position": cmd.position, "hand": state.deciding_hand,
+            "choice": action.value, "turn": state.turn}
+    if cmd.unfunded:
+        made["unfunded"] = sorted(cmd.unfunded)
+    return _apply(state, cmd.position, action, [Event("decision_made", made)], cmd.unfunded)
 
 
 def _decision_timeout(state: RoundState, cmd: DecisionTimeout) -> tuple[RoundState, list[Event]]:
-    """No answer in time: the regulation's defaults, no insurance and stand."""
+    """No answer in time (or the seated player gone): the regulation's defaults, no insurance
+    and stand."""
     if not state.awaiting_decision or cmd.turn != state.turn:
         raise RoundError("decision.stale_timer", "that decision turn is over")
     action = Action.NO_INSURANCE if state.phase is Phase.INSURANCE else Action.STAY
     position = state.deciding
     return _apply(state, position, action, [Event("decision_timed_out", {
-        "position": position, "players": [state.player], "turn": state.turn,
+        "position": position, "players": state.deciders(), "turn": state.turn,
         "choice": action.value})])
 
 
-def _apply(state: RoundState, number: int, action: Action, events: list[Event]
-           ) -> tuple[RoundState, list[Event]]:
+def _apply(state: RoundState, number: int, action: Action, events: list[Event],
+           unfunded: frozenset[str] = frozenset()) -> tuple[RoundState, list[Event]]:
     before = state.game
     try:
         game = rules.decide(before, number, action, None, state._cap())
     except BlackjackError as e:
         raise RoundError(e.code, str(e)) from None
     added = _stake_added(state, before, game, number, action)
+    if number in state.behind:  # the bets behind the seat follow its player
+        turn = before.turn()
+        seat, followed = follow_seat(state.behind[number], number, action,
+                                     turn[1] if turn else 0, unfunded)
+        state = replace(state, behind={**state.behind, number: seat},
+                        behind_sums={**state.behind_sums, number: sums_of(seat)})
+        added += tuple(followed)
     state = replace(state, game=game, placements=state.placements + added)
     return _advance(state, events)
 
@@ -359,6 +426,7 @@ def _stake_added(state: RoundState, before: rules.Game, after: rules.Game, numbe
     """The money a decision puts on the table, as placements the table reserves: the double
     on the hand's spot, the split's new hand, the insurance."""
     pos_before, pos = before.position(number), after.position(number)
+    player = state.owner(number)
     if action is Action.DOUBLE:
         i = before.turn()[1]
         kind, amount, what = HAND_KINDS[i], pos_before.hands[i].stake, f"double{i}"
@@ -368,19 +436,24 @@ def _stake_added(state: RoundState, before: rules.Game, after: rules.Game, numbe
         kind, amount, what = INSURANCE, pos.insurance, "insurance"
     else:
         return ()
-    return (Placement(f"{state.player}/{number}/{what}", state.player, number, kind, amount),)
+    return (Placement(f"{player}/{number}/{what}", player, number, kind, amount),)
 
 
 def _settle(state: RoundState, events: list[Event]) -> tuple[RoundState, list[Event]]:
+    """Every bet of the game: one `game_settled` per player (a seat's, and the bets behind)."""
     game = state.game
     dealer = rules.score(game.dealer)
-    bets = []
+    by_player: dict[str, list[dict[str, Any]]] = {}
     for s in rules.settle(game, state.rules.paytable):
         kind = HAND_KINDS[s.hand] if s.bet is rules.Bet.MAIN else _SETTLED_KIND[s.bet]
-        bets.append({"position": DEALER_SPOT if s.position is None else s.position,
-                     "kind": kind, "stake": s.stake, "returned": s.returned,
-                     "result": s.result})
-    events.append(Event("game_settled", {"player": state.player, "bets": bets}))
+        who = state.player if s.position is None else state.owner(s.position)
+        by_player.setdefault(who, []).append({
+            "position": DEALER_SPOT if s.position is None else s.position, "kind": kind,
+            "stake": s.stake, "returned": s.returned, "result": s.result})
+    for who, bet in settle_behind(game, state.behind, state.rules.paytable):
+        by_player.setdefault(who, []).append(bet)
+    events.extend(Event("game_settled", {"player": who, "bets": bets})
+                  for who, bets in by_player.items())
     events.append(Event("round_closed", {
         "round_id": state.round_id, "dealer": [c.code for c in game.dealer],
         "dealer_total": dealer.total, "dealer_blackjack": dealer.blackjack,
@@ -391,11 +464,13 @@ def _settle(state: RoundState, events: list[Event]) -> tuple[RoundState, list[Ev
 
 
 def _void(state: RoundState, cmd: Void) -> tuple[RoundState, list[Event]]:
-    return void_round(state, cmd, Phase.VOID, () if state.settled else state.placements)
+    return void_round(state, cmd, Phase.VOID, () if state.settled else [
+        p for p in state.placements if p.placement_id not in state.refunded])
 
 
 def _open_deck(state: RoundState, cmd: OpenDeck) -> tuple[RoundState, list[Event]]:
-    return open_deck(state, cmd, len(FIFTY_TWO) * state.rules.decks)
+    return open_shoe_deck(state, cmd, len(FIFTY_TWO) * state.rules.decks,
+                          state.rules.burn_cards, state.phase is Phase.DEAL)
 
 
 _HANDLERS: dict[type, Any] = {

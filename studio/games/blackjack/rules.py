@@ -285,10 +285,11 @@ class Position:
                 + (self.insurance or 0))
 
 
-def new_position(number: int, bet: int, player_pair: int = 0, twenty_one_three: int = 0
-                 ) -> Position:
-    if not 1 <= number <= POSITIONS:
-        raise BlackjackError("blackjack.no_such_position", f"positions are 1..{POSITIONS}")
+def new_position(number: int, bet: int, player_pair: int = 0, twenty_one_three: int = 0,
+                 positions: int = POSITIONS) -> Position:
+    """A position of a table of `positions` (the regulation's five; a live table's seven)."""
+    if not 1 <= number <= positions:
+        raise BlackjackError("blackjack.no_such_position", f"positions are 1..{positions}")
     if bet <= 0:
         if player_pair or twenty_one_three:
             raise BlackjackError("blackjack.side_bet_without_main",

@@ -21,12 +21,13 @@ from typing import Any
 
 from studio.cards import Card, DeckKind, deck
 from studio.games.base import (
+    burn,
     card_expected,
     fields_json,
     odds_from_json,
     odds_json,
     open_betting,
-    open_deck,
+    open_shoe_deck,
     take_card,
     void_round,
 )
@@ -208,25 +209,16 @@ def _close_betting(state: RoundState, cmd: CloseBetting) -> tuple[RoundState, li
 
 
 def _open_deck(state: RoundState, cmd: OpenDeck) -> tuple[RoundState, list[Event]]:
-    decks = state.rules.decks
-    state, events = open_deck(state, cmd, len(FIFTY_TWO) * decks)
-    if events and cmd.fresh and state.rules.burn_cards:
-        state = replace(state, burn_due=state.rules.burn_cards)
-        if state.phase is Phase.DEAL:
-            events.append(card_expected(state))  # the burn comes first
-    return state, events
+    return open_shoe_deck(state, cmd, len(FIFTY_TWO) * state.rules.decks,
+                          state.rules.burn_cards, state.phase is Phase.DEAL)
 
 
 def _card(state: RoundState, cmd: CardSeen) -> tuple[RoundState, list[Event]]:
     decks = state.rules.decks
     state, target = take_card(state, cmd, FIFTY_TWO,
                               "52-card deck" if decks == 1 else f"{decks}-deck shoe", decks)
-    if target.kind == "burn":  # recorded privately, never shown to anyone but the audit
-        state = replace(state, burn_due=state.burn_due - 1)
-        return state, [Event("burn_card", {"card": cmd.card.code, "source": cmd.source},
-                             private=True),
-                       Event("card_burned", {"source": cmd.source, "left": state.burn_due}),
-                       card_expected(state)]
+    if target.kind == "burn":
+        return burn(state, cmd)
     events = [Event("card_dealt", {"card": cmd.card.code, "source": cmd.source,
                                    "to": target.kind, "position": None})]
     if target.kind == "punto":
