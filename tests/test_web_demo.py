@@ -66,6 +66,10 @@ async def test_demo_starts_the_studio_and_prints_the_three_addresses(tmp_path) -
             await _a_punto_e_banco_hand(s, base, token)
             await _a_blackjack_game(s, base, token)
             await _a_live_punto_e_banco_round(base, token, tech_login.groups())
+            second = re.search(r"Second player \(a seat beside, a bet behind\): "
+                               r"http://\S+/play\?token=(\S+)", out)
+            assert second, out
+            await _a_live_blackjack_round(base, token, second.group(1), tech_login.groups())
     finally:
         if proc.returncode is None:
             proc.send_signal(signal.SIGINT)
@@ -263,3 +267,94 @@ async def _a_blackjack_game(s: aiohttp.ClientSession, base: str, token: str) -> 
     async with s.get(f"{base}/api/player/balance", headers=headers) as r:
         after = (await r.json())["balance"]["available"]
     assert after == before + game["net"]
+
+
+async def _a_live_blackjack_round(base: str, seated: str, behind: str,
+                                  tech: tuple[str, ...]) -> None:
+    """The live Blackjack table of the demo: the demo player takes seat 1, the second demo
+    player bets behind it, a technician deals from the simulated eight-deck shoe, the seated
+    player stands whenever asked; both balances move by exactly what their histories say,
+    and neither the burn card nor the hole card reaches a player before its time."""
+    table = "bj-live-1"
+    async with aiohttp.ClientSession() as p, aiohttp.ClientSession() as q, aiohttp.ClientSession(
+            cookie_jar=aiohttp.CookieJar(unsafe=True)) as t:
+        async with p.get(f"{base}/play?table={table}") as r:
+            assert "/games/blackjack-live/live.js" in await r.text()
+        heads = {}
+        for s, token in ((p, seated), (q, behind)):
+            async with s.post(f"{base}/api/player/join", json={"table_id": table},
+                              headers={"Authorization": f"Bearer {token}"}) as r:
+                joined = await r.json()
+            assert joined["ok"], joined
+            heads[token] = ({"Authorization": f"Bearer {token}",
+                             "X-Session": joined["session_id"]}, joined["session_id"])
+        player, session = heads[seated]
+        second, _ = heads[behind]
+        ws = await p.ws_connect(f"{base}/ws/player?token={seated}&session={session}",
+                                headers={"Origin": base})
+        async with t.post(f"{base}/api/staff/login", json={
+                "username": tech[0], "password": tech[1]}) as r:
+            assert r.status == 200
+        events: list[dict] = []
+
+        async def until(*types: str) -> dict:
+            while True:
+                msg = await asyncio.wait_for(ws.receive_json(), WAIT_S)
+                events.append(msg.get("event", msg))
+                if events[-1].get("type") in types:
+                    return events[-1]
+
+        async def balance(s: aiohttp.ClientSession, h: dict) -> int:
+            async with s.get(f"{base}/api/player/balance", headers=h) as r:
+                return (await r.json())["balance"]["available"]
+
+        for _ in range(5):  # a window in which both bets go in (the demo's windows are short)
+            async with p.get(f"{base}/api/player/state", headers=player) as r:
+                rnd = (await r.json())["table"]["round"] or {}
+            if rnd.get("phase") != "betting":
+                await until("betting_opened")
+            before = (await balance(p, player), await balance(q, second))
+            async with p.post(f"{base}/api/player/bets", headers=player, json={
+                    "key": uuid.uuid4().hex,
+                    "bets": [{"position": 1, "kind": "main", "amount": 1000}]}) as r:
+                took = await r.json()
+            async with q.post(f"{base}/api/player/bets", headers=second, json={
+                    "key": uuid.uuid4().hex,
+                    "bets": [{"position": 1, "kind": "behind", "amount": 500}]}) as r:
+                backed = await r.json()
+            if took["ok"] and backed["ok"]:
+                break
+            assert "bet.window_closed" in (took.get("error", {}).get("code"),
+                                           backed.get("error", {}).get("code")), (took, backed)
+            await until("round_closed", "round_voided")
+        else:
+            raise AssertionError("no betting window took both bets")
+        await until("betting_closed")
+        while True:
+            async with p.get(f"{base}/api/player/state", headers=player) as r:
+                rnd = (await r.json())["table"]["round"]
+            if rnd["phase"] == "closed":
+                break
+            if rnd["choices"]:  # the seated player's turn: stand (or no insurance)
+                choice = "no_insurance" if rnd["insurance"] else "stay"
+                async with p.post(f"{base}/api/player/decide", headers=player, json={
+                        "key": uuid.uuid4().hex, "position": rnd["deciding"],
+                        "choice": choice}) as r:
+                    assert (await r.json())["ok"]
+            else:
+                if rnd["phase"] != "decisions" and rnd["phase"] != "insurance":
+                    async with t.post(f"{base}/api/tables/{table}/sim",
+                                      json={"device": "shoe", "action": "deal"}) as r:
+                        assert (await r.json())["ok"]
+                await until("card_dealt", "card_burned", "hole_card_dealt",
+                            "hole_card_revealed", "decision_requested", "round_closed")
+            if len(rnd["dealer"]) >= 2 and rnd["phase"] in ("decisions", "insurance"):
+                assert rnd["dealer"][1] is None  # the hole card face down while players play
+        types = [e.get("type") for e in events]
+        assert "burn_card" not in types and "hole_card" not in types
+        for s, h, was in ((p, player, before[0]), (q, second, before[1])):
+            async with s.get(f"{base}/api/player/history", headers=h) as r:
+                hand = (await r.json())["rounds"][0]  # this table's newest round
+            assert hand["status"] == "closed", hand
+            assert await balance(s, h) == was + hand["net"]
+        await ws.close()

@@ -58,8 +58,10 @@ function render(view) {
       at: performance.now() } : null;
 
   $("dealer").replaceChildren(...(rnd ? rnd.dealer : []).map((c) => cardHtml(document, c)));
-  $("dealer-total").textContent = rnd && rnd.dealer_total !== undefined
-    && rnd.dealer_total !== null ? halves(rnd.dealer_total) : "";
+  $("dealer-total").textContent = rnd && rnd.dealer_total_text !== undefined
+    ? rnd.dealer_total_text // a game that counts in whole points says how to show its total
+    : rnd && rnd.dealer_total !== undefined && rnd.dealer_total !== null
+      ? halves(rnd.dealer_total) : "";
   const positions = [];
   for (const hand of (rnd && rnd.hands) || []) { // a game's own places (Punto, Banco)
     const div = document.createElement("div");

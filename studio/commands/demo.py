@@ -31,6 +31,8 @@ from studio.commands.hosting import (
 )
 
 DEMO_PLAYER = "demo-player"
+# A second player, to rehearse what takes two at a shared table (a seat and a bet behind it).
+SECOND_PLAYER = "demo-player-2"
 DEMO_CREDIT = 100_000  # 1,000.00 EUR
 
 
@@ -151,10 +153,11 @@ async def _serve(args: argparse.Namespace) -> None:
     database = args.database or cfg.studio.database_url
     store = open_store(database)
 
-    with store.transaction() as tx:  # the demo player's credit, once per database
-        ledger.credit(tx, f"demo-credit/{DEMO_PLAYER}", DEMO_PLAYER, DEMO_CREDIT)
-        if ledger.balance(tx, DEMO_PLAYER).available < 1000:
-            ledger.credit(tx, f"demo-topup/{uuid.uuid4().hex}", DEMO_PLAYER, DEMO_CREDIT)
+    with store.transaction() as tx:  # the demo players' credit, once per database
+        for player in (DEMO_PLAYER, SECOND_PLAYER):
+            ledger.credit(tx, f"demo-credit/{player}", player, DEMO_CREDIT)
+            if ledger.balance(tx, player).available < 1000:
+                ledger.credit(tx, f"demo-topup/{uuid.uuid4().hex}", player, DEMO_CREDIT)
 
     hub = Hub()
     secret = os.environ.get(cfg.web.secret_env) or secrets.token_urlsafe(32)
@@ -174,6 +177,9 @@ async def _serve(args: argparse.Namespace) -> None:
         print(f"  {t.cfg.name}: {base}/play?table={t.cfg.id}&token={token}", flush=True)
     if tables:
         print(f"  Player:      {base}/play?token={token}", flush=True)
+        second = studio.signer.player_token(SECOND_PLAYER, cfg.web.player_token_ttl_s)
+        print(f"  Second player (a seat beside, a bet behind): {base}/play?token={second}",
+              flush=True)
     for p in private:
         print(f"  {p.cfg.name}: {base}/play?table={p.table_id}&token={token}", flush=True)
     print(f"  Dealer:      {base}/dealer", flush=True)

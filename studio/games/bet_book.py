@@ -33,6 +33,13 @@ class SpotBook:
     def of(self, player: str) -> list[Placement]:
         return list(self._by_player.get(player, ()))
 
+    def window_events(self, now: float) -> list[Event]:
+        """Public news of the window since last asked, beyond each player's own bets (a live
+        Blackjack seat taken or given back, the bets behind the seats): the table publishes
+        them, it does not log them (they follow from the bets it logs). A game keeps their
+        rate bounded: each one reaches every player. Most games have none."""
+        return []
+
     def count(self, p: Placement) -> None:
         """Add ``p`` to the sums only (a pending book of bets not yet committed)."""
         self.placements[p.placement_id] = p

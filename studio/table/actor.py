@@ -620,6 +620,8 @@ class TableActor:
                 published.append(book.add(p))
             self.last_bets[c.args["player"]] = [(p.position, p.kind, p.amount)
                                                 for p in book.of(c.args["player"])]
+        if accepted:  # a seat taken: news for every player
+            published += book.window_events(now)
         for i, c in enumerate(cmds):
             a = answers[i]
             a = answers[a["same_as"]] if "same_as" in a else a
@@ -1011,7 +1013,13 @@ class TableActor:
         answer = {"ok": True, "choice": a["choice"]}
         if not new.awaiting_decision or new.turn != self.state.turn:
             self._cancel_timer("decision")
+        followed = [p for p in new.placements[len(self.state.placements):]
+                    if p.player != a["player"]]
         self._transition(new, events, remember=(c, answer))
+        # each follower told of the stake it added (its balance moved): to it alone
+        self._publish(new.round_id, [core.Event("bet_placed", {
+            "placement_id": p.placement_id, "player": p.player, "position": p.position,
+            "kind": p.kind, "amount": p.amount}) for p in followed])
         return answer
 
     def _reserve_added(self, c: _Command, new: core.RoundState) -> frozenset[str]:
@@ -1078,6 +1086,7 @@ class TableActor:
         def adopt() -> None:  # only once the release is committed
             book.cancel(player)
             self.last_bets.pop(player, None)
+            self._publish(rid, book.window_events(self.clock.now()))  # a seat given back
         self._after_commit(adopt)
         self._publish(rid, [event])
         return answer

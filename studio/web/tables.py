@@ -232,7 +232,7 @@ class TableService:
             d = self.decision
             # no countdown while the table is paused: resume starts a fresh, full one
             rnd["decision"] = dict(d) if d and rnd.get("deciding") == d["position"] and \
-                rnd.get("phase") == "decisions" and not self.actor.paused else None
+                rnd.get("turn", d["turn"]) == d["turn"] and not self.actor.paused else None
         if audience != "dealer" and snap.get("paused"):
             snap["paused"] = "paused"  # a pause reason may name a device fault: not for players
         snap["server_time"] = self.clock.now()

@@ -25,6 +25,7 @@ MAIN, PLAYER_PAIR, TWENTY_ONE_THREE = "main", "player_pair", "twenty_one_three"
 SEAT_KINDS = (MAIN, PLAYER_PAIR, TWENTY_ONE_THREE)  # the seated player's bets on a seat
 BEHIND, BEHIND_SPLIT, BEHIND_INSURANCE = "behind", "behind_split", "behind_insurance"
 BEHIND_HAND_KINDS = (BEHIND, BEHIND_SPLIT)  # a bet behind hand 0, and the split's hand
+BEHIND_NEWS_S = 1.0  # how often every player is told the bets behind the seats, at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,9 @@ class SeatBook(SpotBook):
         super().__init__(rules_, closes_at)
         self.owners: dict[int, str] = {}
         self.behind_sums: dict[int, list[int]] = {}  # seat -> [bets behind, cents] (the view)
+        self._news: list[Event] = []  # seats taken or given back, for every player to see
+        self._behind_changed = False
+        self._behind_told = float("-inf")  # when the bets behind were last told to everyone
 
     def owner(self, number: int, pending: SeatBook | None = None) -> str | None:
         return self.owners.get(number) or (pending.owners.get(number) if pending else None)
@@ -112,21 +116,37 @@ class SeatBook(SpotBook):
             self.owners.setdefault(p.position, p.player)
 
     def add(self, p: Placement) -> Event:
+        if p.kind in SEAT_KINDS and p.position not in self.owners:
+            self._news.append(Event("seat_taken", {"seat": p.position}))
         if p.kind == BEHIND:
             sums = self.behind_sums.setdefault(p.position, [0, 0])
             sums[0] += self.stake(p.player, p.position, BEHIND) == 0  # players, not chips
             sums[1] += p.amount
+            self._behind_changed = True
         return super().add(p)
 
     def cancel(self, player: str) -> Event:
         for number in [n for n, who in self.owners.items() if who == player]:
             del self.owners[number]  # the seat is free again
+            self._news.append(Event("seat_freed", {"seat": number}))
         for n, sums in self.behind_sums.items():
             stake = self.stake(player, n, BEHIND)
             if stake:
                 sums[0] -= 1
                 sums[1] -= stake
+                self._behind_changed = True
         return super().cancel(player)
+
+    def window_events(self, now: float) -> list[Event]:
+        """Seats taken or given back at once; the bets behind the seats at most once a second
+        (thousands of players bet behind: each news reaches every player)."""
+        news, self._news = self._news, []
+        if self._behind_changed and now - self._behind_told >= BEHIND_NEWS_S:
+            self._behind_changed, self._behind_told = False, now
+            news.append(Event("behind_changed", {"seats": {
+                str(n): {"behind": count, "behind_total": cents}
+                for n, (count, cents) in sorted(self.behind_sums.items())}}))
+        return news
 
     def seats_view(self, player: str | None) -> dict[str, dict[str, Any]]:
         """What a player sees of the window: which seats are taken (and whether by them), and

@@ -72,6 +72,7 @@ class Blackjack(RoundGame):
             "dealer": dealer,
             "dealer_total": shown.total if shown else (up.total if up else None),
             "dealer_soft": shown.soft if shown else (up.soft if up else False),
+            "dealer_total_text": _total_text(shown or up),
             "positions": {str(p.number): _position_view(p) for p in game.positions}
             if game else {},
             "dealer_pair": game.dealer_pair if game else 0,
@@ -81,6 +82,13 @@ class Blackjack(RoundGame):
             else [],
             "expecting": target.describe() if target else None,
         }
+
+
+def _total_text(score: rules.Score | None) -> str:
+    """A total as the dealer console shows it: '17', 'soft 17', 'BJ'."""
+    if score is None:
+        return ""
+    return "BJ" if score.blackjack else f"soft {score.total}" if score.soft else str(score.total)
 
 
 def _position_view(p: rules.Position) -> dict[str, Any]:

@@ -8,38 +8,9 @@
 
 import { cardImage, commands, el, privateSession, takeToken, toast } from "/static/chrome.js";
 import { STRINGS as COMMON, money } from "/static/i18n.js";
+import { WORDS, dealerCards, historyItems } from "/games/blackjack/bj_common.js";
 
-const TEXT = {
-  it: {
-    dealer: "Banco", dealer_pair: "Coppia del banco", main: "Puntata", player_pair:
-    "Coppia del giocatore", twenty_one_three: "21+3", position: "Postazione", stake: "Puntata",
-    history: "Cronologia", balance: "Saldo", language: "English", rejoin: "Rientra",
-    connected: "Connesso", reconnecting: "Riconnessione in corso…",
-    disconnected: "Disconnesso: la connessione non è tornata.", limits: "Limiti",
-    stay: "STAY", hit: "HIT", double: "DOUBLE", split: "SPLIT", insure: "ASSICURAZIONE",
-    no_insurance: "NO", insure_all: "ASSICURA TUTTE", your_turn: "Tocca a te", insurance_q:
-    "Assicurazione?", won: "Vinto", lost: "Perso", push: "Pari", blackjack: "Blackjack",
-    you_get: "Ti torna", no_history: "Nessuna partita giocata",
-    game_session_closed: "Sessione chiusa: il credito resta sul tuo conto.",
-    "session.inactive": "Nessuna azione di gioco da 20 minuti: sessione chiusa.",
-    "session.replaced": "Hai aperto il gioco in un'altra finestra: questa sessione è chiusa.",
-    "session.closed": "Sessione chiusa.",
-  },
-  en: {
-    dealer: "Dealer", dealer_pair: "Dealer Pair", main: "Bet", player_pair: "Player Pair",
-    twenty_one_three: "21+3", position: "Position", stake: "Stake", history: "History",
-    balance: "Balance", language: "Italiano", rejoin: "Rejoin", connected: "Connected",
-    reconnecting: "Reconnecting…", disconnected: "Disconnected: the connection did not come back.",
-    limits: "Limits", stay: "STAY", hit: "HIT", double: "DOUBLE", split: "SPLIT",
-    insure: "INSURANCE", no_insurance: "NO", insure_all: "INSURE ALL", your_turn: "Your turn",
-    insurance_q: "Insurance?", won: "Won", lost: "Lost", push: "Push", blackjack: "Blackjack",
-    you_get: "You get", no_history: "No games played yet",
-    game_session_closed: "Session closed: your credit stays in your game account.",
-    "session.inactive": "No game action for 20 minutes: the session is closed.",
-    "session.replaced": "You opened the game in another window: this session is closed.",
-    "session.closed": "Session closed.",
-  },
-};
+const TEXT = WORDS;
 const KINDS = ["main", "player_pair", "twenty_one_three"];
 const CHIPS = [100, 500, 1000, 2500, 10000];
 const CLEAR = 0; // the CLEAR chip
@@ -93,9 +64,7 @@ function render(view) {
     + `${money(lim.main_max, app.lang)}`;
   const rnd = view.round;
   const dealer = rnd ? rnd.dealer : [];
-  $("dealer-cards").replaceChildren(...dealer.map((c) => (c ? cardImage(c, view.deck_art,
-    app.lang) : el("img", { class: "card-img", src: `/cards/${view.deck_art}/back.jpg`,
-    alt: "face down", "data-face-down": "true" }))));
+  $("dealer-cards").replaceChildren(...dealerCards(dealer, view.deck_art, app.lang));
   $("dealer-total").textContent = rnd && rnd.dealer_total !== null ? rnd.dealer_total : "";
   renderPositions();
   renderDecision();
@@ -205,11 +174,7 @@ function showResult() {
 }
 
 function renderHistory(rounds) {
-  const list = $("history");
-  if (!rounds || !rounds.length) { list.replaceChildren(el("li", {}, t("no_history"))); return; }
-  list.replaceChildren(...rounds.map((r) => el("li", { "data-round": r.round_id },
-    `${t("dealer")} ${(r.dealer || []).join(" ")} (${r.dealer_total ?? ""}) · `
-      + `${r.net >= 0 ? "+" : ""}${money(r.net, app.lang)}`)));
+  $("history").replaceChildren(...historyItems(rounds, t, app.lang));
 }
 
 async function start() {
