@@ -177,7 +177,7 @@ async def timed_settlement(actor: TableActor, store: Store, last: str, pure_step
     committed: list[float] = []
 
     def on_event(table_id: str, audience: str, event: dict) -> None:
-        if event["type"] == "player_settled" and not committed:
+        if event["type"] in actor.game.settlement_events and not committed:
             committed.append(time.perf_counter())
     actor.hub.subscribe(on_event)
     started = time.perf_counter()
