@@ -250,3 +250,47 @@ async def test_what_players_see_never_holds_the_hole_card_or_who_sits(h):
     assert h.actor.snapshot("player:ann")["round"]["choices"]
     assert not h.actor.snapshot("player:bob")["round"]["choices"]
     assert GAME.stands_when_gone
+
+
+async def test_a_restart_mid_round_voids_it_and_returns_every_stake_once(h, store):
+    await begin(h)
+    await bet(h, "ann", (1, "main", 1000))
+    await bet(h, "bob", (1, "behind", 500))
+    await h.close_betting()
+    await h.cards("Qd 5c 6s 6b Tc")
+    assert (await h.decide("ann", 1, "double"))["ok"]   # bob's stake followed: 1000 reserved
+    assert h.balance("bob").reserved == 1000
+    await h.actor.stop()                                # the process dies mid-round
+    again = Harness(store, cfg=bj_live())
+    again.clock = h.clock
+    await again.actor.start()
+    try:
+        for who in ("ann", "bob"):
+            assert again.balance(who) == (100_000, 0)     # every stake back, the double too
+        await again.actor.stop()
+        await again.actor.start()                       # a second restart refunds nothing more
+        assert again.balance("bob") == (100_000, 0)
+        verify(again)
+    finally:
+        await again.actor.stop()
+
+
+async def test_the_cut_card_finishes_the_round_then_the_new_shoe_burns_again(h):
+    await begin(h)
+    await bet(h, "ann", (1, "main", 1000))
+    await h.close_betting()
+    await h.cards("Qd 9c")
+    h.actor.cut_card()                                  # the shoe reports the cut card
+    await h.cards("6s 8b Tc")                           # seat 1: 9 8 = 17; dealer 6 T
+    assert (await h.decide("ann", 1, "stay"))["ok"]
+    await h.cards("2c")                                 # dealer 18: ann's 17 loses
+    assert h.actor.state.finished and h.events("shoe_change_started", "public")
+    await h.advance(60)
+    assert len(h.events("betting_opened")) == 1         # no round until the new shoe
+    h.actor.deck_ready("S2")
+    await h.actor.drain()
+    await h.advance(h.cfg.timers.pause_between_rounds_s)
+    assert len(h.events("betting_opened")) == 2
+    await bet(h, "ann", (1, "main", 1000))
+    await h.close_betting()
+    assert says(h) == "burn a card"

@@ -6,6 +6,7 @@ and the event log are compared before and after.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import pytest
@@ -374,3 +375,34 @@ async def test_the_access_log_keeps_the_path_but_never_a_token(studio, aiohttp_c
     lines = [r.getMessage() for r in caplog.records if r.name == "aiohttp.access"]
     assert any('"GET /play"' in line and " 200 " in line for line in lines), lines
     assert not any(token in line or "token" in line for line in lines)
+
+
+async def test_a_seated_blackjack_player_whose_socket_closes_on_his_turn_stands(tmp_path,
+                                                                                aiohttp_client):
+    """The web tells the live Blackjack table when a player's last socket closes: on that
+    player's turn the table stands for him at once, it does not wait for the timer."""
+    studio = StudioHarness(tmp_path, table="bj-live-1")
+    await studio.start()
+    try:
+        client = await aiohttp_client(studio.app)
+        studio.credit("ann", 10_000)
+        (ann,) = await players(client, studio, "ann")
+        origin = str(client.make_url("/")).rstrip("/")
+        ws = await client.ws_connect(f"/ws/player?token={ann.token}&session={ann.session}",
+                                     headers={"Origin": origin})
+        await ws.receive_json()                          # the state
+        status, placed = await ann.bet(1, 1000)
+        assert status == 200 and placed["ok"], placed
+        await studio.close_betting()
+        await studio.deal("Qd", "5c", "6s", "6b", "Tc")   # the burn, seat 1: 11, dealer 6 T
+        assert studio.actor.state.deciding == 1
+        gone = asyncio.Event()
+        studio.hub.subscribe(lambda table, audience, ev: ev["type"] == "decider_gone"
+                             and gone.set())
+        await ws.close()                                 # the clock stands still meanwhile
+        await asyncio.wait_for(gone.wait(), 10)          # the server saw the socket close
+        await studio.actor.drain()
+        assert studio.actor.state.deciding is None       # ann stood: the dealer plays
+        assert studio.expecting() == "deal to the dealer"
+    finally:
+        await studio.stop()
