@@ -240,16 +240,15 @@ class PuntoEBancoLivePaytableConfig(PuntoEBancoPaytableConfig):
     banco_pair: Odds = "11:1"
 
 
-class PuntoEBancoLiveTable(_Strict):
-    """A shared live Punto e Banco table on the serial shoe: `decks` decks in the shoe, a cut
-    card (the shoe reports it: the hand in play completes, then the shoe is changed and the
+class _ShoeTable(_Strict):
+    """A shared live table dealt from the serial shoe of `decks` 52-card decks: a cut card
+    (the shoe reports it: the round in play completes, then the shoe is changed and the
     shuffle shown), `burn_cards` burnt face down from each new shoe, many players, a betting
-    window. The paytable is checked against the exact mathematics for `decks` at load."""
+    window; its paytable checked against the game's exact mathematics for `decks` at load."""
 
     pace: ClassVar[str] = "live"
     id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
     name: str
-    game: Literal["punto-e-banco-live"]
     deck_art: DeckArt = DeckArt.FRENCH
     decks: int = Field(default=8, ge=1, le=8)
     burn_cards: int = Field(default=1, ge=0, le=10)
@@ -259,9 +258,20 @@ class PuntoEBancoLiveTable(_Strict):
     card_source: Literal["rng", "manual", "shoe", "camera"] = "shoe"
     timers: Timers
     limits: Limits
-    paytable: PuntoEBancoLivePaytableConfig = PuntoEBancoLivePaytableConfig()
     max_return_pct: float = Field(default=100.0, gt=0)
     devices: TableDevices = TableDevices()
+
+    def _check_shoe(self, check_paytable: Callable[..., list[str]]) -> None:
+        if self.cut_card >= 52 * self.decks:
+            raise ValueError(f"cut_card {self.cut_card} is not inside the shoe of {self.decks} decks")
+        _refuse_paytable(self, check_paytable)
+
+
+class PuntoEBancoLiveTable(_ShoeTable):
+    """The live Punto e Banco table: one place to bet on (Punto, Banco, Pari, the pairs)."""
+
+    game: Literal["punto-e-banco-live"]
+    paytable: PuntoEBancoLivePaytableConfig = PuntoEBancoLivePaytableConfig()
 
     @property
     def positions(self) -> int:
@@ -271,9 +281,7 @@ class PuntoEBancoLiveTable(_Strict):
     def _paytable_a_casino_can_run(self) -> PuntoEBancoLiveTable:
         from studio.games.punto_e_banco.mathematics import check_paytable
 
-        if self.cut_card >= 52 * self.decks:
-            raise ValueError(f"cut_card {self.cut_card} is not inside the shoe of {self.decks} decks")
-        _refuse_paytable(self, check_paytable)
+        self._check_shoe(check_paytable)
         return self
 
 
@@ -324,36 +332,21 @@ class BlackjackTable(_Strict):
         return self
 
 
-class BlackjackLiveTable(_Strict):
-    """A shared live Blackjack table on the serial shoe: `positions` seats (seven), each taken
-    for a round by the first player to bet on it, any number of players betting behind a
-    seat; `decks` decks in the shoe with a cut card, `burn_cards` burnt from each new shoe; a
-    decision timer (`timers.decision_s`) whose default is stand. The paytable is checked
-    against the exact mathematics at load (the same rules as the virtual table's)."""
+class BlackjackLiveTable(_ShoeTable):
+    """The live Blackjack table: `positions` seats (seven), each taken for a round by the
+    first player to bet on it, any number of players betting behind a seat; a decision timer
+    (`timers.decision_s`) whose default is stand. The rules and paytable are the virtual
+    table's."""
 
-    pace: ClassVar[str] = "live"
-    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
-    name: str
     game: Literal["blackjack-live"]
-    deck_art: DeckArt = DeckArt.FRENCH
-    decks: int = Field(default=8, ge=1, le=8)
     positions: int = Field(default=7, ge=1, le=7)
-    burn_cards: int = Field(default=1, ge=0, le=10)
-    cut_card: int = Field(default=70, ge=6)
-    card_source: Literal["rng", "manual", "shoe", "camera"] = "shoe"
-    timers: Timers
-    limits: Limits
     paytable: BlackjackPaytableConfig = BlackjackPaytableConfig()
-    max_return_pct: float = Field(default=100.0, gt=0)
-    devices: TableDevices = TableDevices()
 
     @model_validator(mode="after")
     def _paytable_a_casino_can_run(self) -> BlackjackLiveTable:
         from studio.games.blackjack.mathematics import check_paytable
 
-        if self.cut_card >= 52 * self.decks:
-            raise ValueError(f"cut_card {self.cut_card} is not inside the shoe of {self.decks} decks")
-        _refuse_paytable(self, check_paytable)
+        self._check_shoe(check_paytable)
         return self
 
 

@@ -27,7 +27,12 @@ from studio.runtime import tune_gc
 from studio.storage import Store
 from studio.table.actor import TableActor
 from studio.table.hub import Hub
-from tests.bench.bench_table import betting_window, print_settlement, timed_settlement
+from tests.bench.bench_table import (
+    betting_window,
+    print_settlement,
+    timed_settlement,
+    window_line,
+)
 
 
 async def new_actor(workdir: Path, name: str, players: int
@@ -73,13 +78,7 @@ async def main_async(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as d:
         workdir = Path(d)
         w = await betting_window(workdir, args.players, new_actor, bets_of)
-        print(f"1. Punto e Banco live betting window, {args.players} players x 3 bets: "
-              f"all at once {w['burst_bets_s']:,.0f} bets/s; paced at 20,000/s: "
-              f"{w['paced_bets_s']:,.0f} bets/s, ack p50 {w['paced_p50_ms']:.1f} ms, "
-              f"p99 {w['paced_p99_ms']:.1f} ms; baseline one command per transaction "
-              f"{w['baseline_bets_s']:,.0f} bets/s (all at once = "
-              f"{w['burst_bets_s'] / w['baseline_bets_s']:.1f}x baseline). "
-              "Goal >= 20,000 bets/s, p99 <= 50 ms")
+        print(window_line(f"1. Punto e Banco live betting window, {args.players} players x 3 bets", w))
         await print_settlement("2.", workdir, args.repeat,
                                lambda d: settlement(d, args.players))
 

@@ -207,14 +207,18 @@ async def main_async(args: argparse.Namespace) -> None:
               f"pure round {pure:.1f} (the actor runs at {actor_rps / pure:.3f}x the pure core)"
               f"; ledger ok: {r.ok}")
         w = await betting_window(workdir, args.players)
-        print(f"2. betting window, {args.players} players x 3 bets: "
-              f"all at once {w['burst_bets_s']:,.0f} bets/s; paced at 20,000/s: "
-              f"{w['paced_bets_s']:,.0f} bets/s, ack p50 {w['paced_p50_ms']:.1f} ms, "
-              f"p99 {w['paced_p99_ms']:.1f} ms; baseline one command per transaction "
-              f"{w['baseline_bets_s']:,.0f} bets/s (all at once = "
-              f"{w['burst_bets_s'] / w['baseline_bets_s']:.1f}x baseline). "
-              "Goal >= 20,000 bets/s, p99 <= 50 ms")
+        print(window_line(f"2. betting window, {args.players} players x 3 bets", w))
         await print_settlement("3.", workdir, args.repeat, lambda d: settlement(d, args.players))
+
+
+def window_line(what: str, w: dict[str, float]) -> str:
+    """One betting window's figures (`betting_window`), printed after `what`."""
+    return (f"{what}: all at once {w['burst_bets_s']:,.0f} bets/s; paced at 20,000/s: "
+            f"{w['paced_bets_s']:,.0f} bets/s, ack p50 {w['paced_p50_ms']:.1f} ms, "
+            f"p99 {w['paced_p99_ms']:.1f} ms; baseline one command per transaction "
+            f"{w['baseline_bets_s']:,.0f} bets/s (all at once = "
+            f"{w['burst_bets_s'] / w['baseline_bets_s']:.1f}x baseline). "
+            "Goal >= 20,000 bets/s, p99 <= 50 ms")
 
 
 async def print_settlement(label: str, workdir: Path, repeat: int, run) -> None:

@@ -6,64 +6,24 @@
 // the players are done, and on your seat's turn only the buttons the rules allow, with the
 // timer (no answer: stand). The page draws what the server says; it never learns who sits.
 
-import { cardImage, commands, el, privateSession, startVideo, takeToken, toast } from
-  "/static/chrome.js";
-import { STRINGS as COMMON, money } from "/static/i18n.js";
+import { cardImage, el } from "/static/chrome.js";
+import { money } from "/static/i18n.js";
+import { livePage } from "/static/live_page.js";
 import { WORDS, dealerCards, historyItems } from "/games/blackjack/bj_common.js";
 
-const CHIPS = [100, 500, 1000, 2500, 10000];
 const SIDE = ["player_pair", "twenty_one_three"];
 
-const params = new URLSearchParams(location.search);
-const token = takeToken(params);
-const app = {
-  lang: params.get("lang") || localStorage.getItem("lang") || "it",
-  tableId: params.get("table") || "bj-live-1",
-  session: null, ws: null, retry: 0, retryUntil: null, closedCode: null, reconnectS: 120,
-  view: null, balance: null, chip: 500, settled: null, timer: null, video: null,
-};
-window.__bjLive = app; // tests and support staff read it
-
-const $ = (id) => document.getElementById(id);
-const t = (k) => (WORDS[app.lang] || WORDS.it)[k] ?? (COMMON[app.lang] || COMMON.it)[k] ?? k;
-const errorText = (e) => ((COMMON[app.lang] || COMMON.it).errors[e.code] || e.message || e.code);
-
-const { api, command } = commands(token, app, {
-  onError: (e) => showError(e), onBalance: (b) => renderBalance(b) });
-
-function showError(error) {
-  toast($("toast"), errorText(error), error.code);
-  if (error.code && error.code.startsWith("session.")) session.close(error.code);
-}
-
-const session = privateSession(app, token, {
-  t, api, showError, errorText,
-  onJoined(joined) {
-    renderBalance(joined.balance);
-    render(joined.table);
-    renderHistory(joined.history);
-    startVideo(app, token, $("video"), $("still"));
-  },
-  onState(msg) {
-    if (msg.balance) renderBalance(msg.balance);
-    render(msg.table);
-  },
+const page = livePage({
+  table: "bj-live-1", words: WORDS, render, renderHistory, onLanguage: () => {},
   onEvent(ev) {
     if (ev.type === "game_settled") { app.settled = ev; if (app.view) showResult(); }
-    else if (ev.type === "betting_closed") flash(t("stop_bets"));
   },
-  onHistory: (rounds) => renderHistory(rounds),
 });
+const { app, t, command, tick } = page;
+window.__bjLive = app; // tests and support staff read it
+const $ = (id) => document.getElementById(id);
 
 // ------------------------------------------------------------------------------ rendering
-
-function renderBalance(b) {
-  app.balance = b;
-  $("balance").textContent = money(b.available, app.lang);
-  $("balance").dataset.cents = b.available;
-  $("reserved").textContent = b.reserved ? `${money(b.reserved, app.lang)} ${t("reserved")}`
-    : "";
-}
 
 function render(view) {
   const before = app.view && app.view.round ? app.view.round.round_id : null;
@@ -194,9 +154,7 @@ function renderControls() {
   const my = Object.keys(myBets()).length;
   $("btn-cancel").disabled = !betting() || !my;
   $("btn-repeat").disabled = !betting() || my > 0;
-  for (const b of $("chips").children) {
-    b.setAttribute("aria-checked", String(Number(b.dataset.value) === app.chip));
-  }
+  page.markChips();
 }
 
 function showResult() {
@@ -221,48 +179,4 @@ function renderHistory(rounds) {
   $("history").replaceChildren(...historyItems(rounds, t, app.lang));
 }
 
-function tick() {
-  const tb = app.timer;
-  $("timer-box").hidden = !tb;
-  if (tb) $("timer").textContent = Math.ceil(Math.max(0, tb.left - (performance.now() - tb.at)
-                                                      / 1000));
-}
-setInterval(tick, 250);
-
-function flash(text) {
-  const b = $("banner");
-  b.textContent = text;
-  b.hidden = false;
-  clearTimeout(flash.timer);
-  flash.timer = setTimeout(() => { b.hidden = true; }, 2200);
-}
-
-function applyLanguage() {
-  document.documentElement.lang = app.lang;
-  for (const e of document.querySelectorAll("[data-t]")) e.textContent = t(e.dataset.t);
-  $("lang").textContent = t("language");
-  if (app.balance) renderBalance(app.balance);
-  if (app.view) render(app.view); else renderSeats();
-}
-
-// ------------------------------------------------------------------------------ wiring
-
-function wire() {
-  $("chips").replaceChildren(...CHIPS.map((v) => {
-    const b = el("button", { class: "chip", role: "radio", "data-value": String(v),
-                             "data-testid": `chip-${v}` }, `€${v / 100}`);
-    b.addEventListener("click", () => { app.chip = v; renderControls(); });
-    return b;
-  }));
-  $("btn-cancel").addEventListener("click", () => command("cancel"));
-  $("btn-repeat").addEventListener("click", () => command("repeat"));
-  $("lang").addEventListener("click", () => {
-    app.lang = app.lang === "it" ? "en" : "it";
-    localStorage.setItem("lang", app.lang);
-    applyLanguage();
-  });
-}
-
-wire();
-applyLanguage();
-session.join();
+page.start();

@@ -5,9 +5,9 @@
 // The page draws what the server says (the state on every (re)connection and after every burst
 // of events); the roads are computed by the server from the shoe's hands, never here.
 
-import { cardImage, commands, el, privateSession, startVideo, takeToken, toast } from
-  "/static/chrome.js";
-import { STRINGS as COMMON, money } from "/static/i18n.js";
+import { cardImage, el } from "/static/chrome.js";
+import { livePage } from "/static/live_page.js";
+import { money } from "/static/i18n.js";
 import { WORDS, oddsOf, renderHistory as historyLines, showResult as resultLine } from
   "/games/punto-e-banco-live/pb_common.js";
 
@@ -35,59 +35,22 @@ const TEXT = {
   },
 };
 const KINDS = ["punto", "banco", "pari", "punto_pair", "banco_pair"];
-const CHIPS = [100, 500, 1000, 2500, 10000];
 
-const params = new URLSearchParams(location.search);
-const token = takeToken(params);
-const app = {
-  lang: params.get("lang") || localStorage.getItem("lang") || "it",
-  tableId: params.get("table") || "pb-live-1",
-  session: null, ws: null, retry: 0, retryUntil: null, closedCode: null, reconnectS: 120,
-  view: null, balance: null, chip: 500, settled: null, timer: null, video: null,
-};
-window.__pbLive = app; // tests and support staff read it
-
-const $ = (id) => document.getElementById(id);
-const t = (k) => (TEXT[app.lang] || TEXT.it)[k] ?? (COMMON[app.lang] || COMMON.it)[k] ?? k;
-const errorText = (e) => ((COMMON[app.lang] || COMMON.it).errors[e.code] || e.message || e.code);
-
-const { api, command } = commands(token, app, {
-  onError: (e) => showError(e), onBalance: (b) => renderBalance(b) });
-
-function showError(error) {
-  toast($("toast"), errorText(error), error.code);
-  if (error.code && error.code.startsWith("session.")) session.close(error.code);
-}
-
-const session = privateSession(app, token, {
-  t, api, showError, errorText,
-  onJoined(joined) {
-    renderBalance(joined.balance);
-    render(joined.table);
-    renderHistory(joined.history);
-    startVideo(app, token, $("video"), $("still"));
-  },
-  onState(msg) {
-    if (msg.balance) renderBalance(msg.balance);
-    render(msg.table);
+const page = livePage({
+  table: "pb-live-1", words: TEXT, render, renderHistory, onChip: () => renderSpots(),
+  onLanguage() {
+    for (const b of $("spots").children) b.querySelector("strong").textContent = t(b.dataset.kind);
   },
   onEvent(ev) {
     if (ev.type === "player_settled") { app.settled = ev; if (app.view) showResult(); }
-    else if (ev.type === "betting_closed") flash(t("stop_bets"));
     else if (ev.type === "shoe_scoreboard" && app.view) { app.view.shoe = ev; renderRoads(); }
   },
-  onHistory: (rounds) => renderHistory(rounds),
 });
+const { app, t, command, tick } = page;
+window.__pbLive = app; // tests and support staff read it
+const $ = (id) => document.getElementById(id);
 
 // ------------------------------------------------------------------------------ rendering
-
-function renderBalance(b) {
-  app.balance = b;
-  $("balance").textContent = money(b.available, app.lang);
-  $("balance").dataset.cents = b.available;
-  $("reserved").textContent = b.reserved ? `${money(b.reserved, app.lang)} ${t("reserved")}`
-    : "";
-}
 
 function render(view) {
   const before = app.view && app.view.round ? app.view.round.round_id : null;
@@ -144,9 +107,7 @@ function renderSpots() {
   }
   $("btn-cancel").disabled = !betting || !Object.keys(my).length;
   $("btn-repeat").disabled = !betting || Object.keys(my).length > 0;
-  for (const b of $("chips").children) {
-    b.setAttribute("aria-checked", String(Number(b.dataset.value) === app.chip));
-  }
+  page.markChips();
 }
 
 function showResult() {
@@ -187,58 +148,14 @@ function renderHistory(rounds) {
   historyLines($("history"), rounds, t, app.lang);
 }
 
-function tick() {
-  const tb = app.timer;
-  $("timer-box").hidden = !tb;
-  if (tb) $("timer").textContent = Math.ceil(Math.max(0, tb.left - (performance.now() - tb.at)
-                                                      / 1000));
-}
-setInterval(tick, 250);
-
-function flash(text) {
-  const b = $("banner");
-  b.textContent = text;
-  b.hidden = false;
-  clearTimeout(flash.timer);
-  flash.timer = setTimeout(() => { b.hidden = true; }, 2200);
-}
-
-function applyLanguage() {
-  document.documentElement.lang = app.lang;
-  for (const e of document.querySelectorAll("[data-t]")) e.textContent = t(e.dataset.t);
-  for (const b of $("spots").children) b.querySelector("strong").textContent = t(b.dataset.kind);
-  $("lang").textContent = t("language");
-  if (app.balance) renderBalance(app.balance);
-  if (app.view) render(app.view);
-}
-
 // ------------------------------------------------------------------------------ wiring
 
-function wire() {
-  $("spots").replaceChildren(...KINDS.map((kind) => {
-    const b = el("button", { class: `spot ${kind}`, "data-kind": kind,
-                             "data-testid": `spot-${kind}` },
-    el("strong", {}, t(kind)), el("span", { class: "odds" }), el("span", { class: "amount" }));
-    b.addEventListener("click", () => command("bets", {
-      bets: [{ position: 1, kind, amount: app.chip }] }));
-    return b;
-  }));
-  $("chips").replaceChildren(...CHIPS.map((v) => {
-    const b = el("button", { class: "chip", role: "radio", "data-value": String(v),
-                             "data-testid": `chip-${v}` },
-    `€${v % 100 ? (v / 100).toFixed(2) : v / 100}`);
-    b.addEventListener("click", () => { app.chip = v; renderSpots(); });
-    return b;
-  }));
-  $("btn-cancel").addEventListener("click", () => command("cancel"));
-  $("btn-repeat").addEventListener("click", () => command("repeat"));
-  $("lang").addEventListener("click", () => {
-    app.lang = app.lang === "it" ? "en" : "it";
-    localStorage.setItem("lang", app.lang);
-    applyLanguage();
-  });
-}
-
-wire();
-applyLanguage();
-session.join();
+$("spots").replaceChildren(...KINDS.map((kind) => {
+  const b = el("button", { class: `spot ${kind}`, "data-kind": kind,
+                           "data-testid": `spot-${kind}` },
+  el("strong", {}, t(kind)), el("span", { class: "odds" }), el("span", { class: "amount" }));
+  b.addEventListener("click", () => command("bets", {
+    bets: [{ position: 1, kind, amount: app.chip }] }));
+  return b;
+}));
+page.start();
