@@ -6,7 +6,8 @@
 //
 //   const page = livePage({ table: "bj-live-1", words, render, onEvent, renderHistory,
 //                           onLanguage });
-//   page.app.view, page.app.chip, page.t(key), page.command(name, body), page.tick()
+//   page.app.view, page.app.chip, page.t(key), page.command(name, body), page.tick(),
+//   page.adopt(view) (the start of a render)
 //
 // The page's DOM has the chrome's ids (#conn, #alert, #overlay, #toast) and #balance,
 // #reserved, #video, #still, #timer-box, #timer, #banner, #chips, #btn-cancel, #btn-repeat,
@@ -109,9 +110,22 @@ export function livePage({ table, words, render, onEvent, renderHistory, onLangu
     applyLanguage();
   });
 
+  // The start of every render: the view kept (a new round forgets the last result), the
+  // table's name and limits; the round's phase ("none" between rounds).
+  function adopt(view) {
+    const before = app.view && app.view.round ? app.view.round.round_id : null;
+    app.view = view;
+    if (!view.round || view.round.round_id !== before) app.settled = null;
+    $("table-name").textContent = view.name;
+    const lim = view.limits;
+    $("limits").textContent = `${t("limits")} ${money(lim.main_min, app.lang)} – `
+      + `${money(lim.main_max, app.lang)}`;
+    return view.round ? view.round.phase : "none";
+  }
+
   function start() {
     applyLanguage();
     session.join();
   }
-  return { app, t, command, tick, markChips, start };
+  return { app, t, command, tick, markChips, adopt, start };
 }

@@ -69,3 +69,21 @@ export function historyItems(rounds, t, lang) {
     `${t("dealer")} ${(r.dealer || []).join(" ")} (${r.dealer_total ?? ""}) · `
       + `${r.net >= 0 ? "+" : ""}${money(r.net, lang)}`));
 }
+
+// A game's result in `box` from the player's settlement: won, push or lost, and what comes
+// back (a refunded bet, `returned` null, comes back whole; a bet behind a seat nobody took).
+export function showResult(box, bets, t, lang) {
+  if (bets.every((b) => b.returned === null)) {
+    box.textContent = t("no_seat");
+    box.className = "result push";
+    box.hidden = false;
+    return;
+  }
+  const back = bets.reduce((a, b) => a + (b.returned ?? b.stake), 0);
+  const staked = bets.reduce((a, b) => a + b.stake, 0);
+  box.textContent = `${back > staked ? t("won") : back === staked ? t("push") : t("lost")} · `
+    + `${t("you_get")} ${money(back, lang)}`;
+  box.dataset.returned = back;
+  box.className = `result ${back > staked ? "win" : back === staked ? "push" : "lose"}`;
+  box.hidden = false;
+}

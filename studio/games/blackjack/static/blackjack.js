@@ -8,7 +8,7 @@
 
 import { cardImage, commands, el, privateSession, takeToken, toast } from "/static/chrome.js";
 import { STRINGS as COMMON, money } from "/static/i18n.js";
-import { WORDS, dealerCards, historyItems } from "/games/blackjack/bj_common.js";
+import { WORDS, dealerCards, historyItems, showResult as resultBox } from "/games/blackjack/bj_common.js";
 
 const TEXT = WORDS;
 const KINDS = ["main", "player_pair", "twenty_one_three"];
@@ -162,15 +162,7 @@ function renderControls() {
 }
 
 function showResult() {
-  const box = $("result");
-  const bets = app.settled.bets;
-  const back = bets.reduce((a, b) => a + b.returned, 0);
-  const staked = bets.reduce((a, b) => a + b.stake, 0);
-  box.textContent = `${back > staked ? t("won") : back === staked ? t("push") : t("lost")} · `
-    + `${t("you_get")} ${money(back, app.lang)}`;
-  box.dataset.returned = back;
-  box.className = `result ${back > staked ? "win" : back === staked ? "push" : "lose"}`;
-  box.hidden = false;
+  resultBox($("result"), app.settled.bets, t, app.lang);
 }
 
 function renderHistory(rounds) {

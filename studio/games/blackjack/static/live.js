@@ -9,7 +9,7 @@
 import { cardImage, el } from "/static/chrome.js";
 import { money } from "/static/i18n.js";
 import { livePage } from "/static/live_page.js";
-import { WORDS, dealerCards, historyItems } from "/games/blackjack/bj_common.js";
+import { WORDS, dealerCards, historyItems, showResult as resultBox } from "/games/blackjack/bj_common.js";
 
 const SIDE = ["player_pair", "twenty_one_three"];
 
@@ -26,15 +26,8 @@ const $ = (id) => document.getElementById(id);
 // ------------------------------------------------------------------------------ rendering
 
 function render(view) {
-  const before = app.view && app.view.round ? app.view.round.round_id : null;
-  app.view = view;
+  const phase = page.adopt(view);
   const rnd = view.round;
-  if (!rnd || rnd.round_id !== before) app.settled = null;
-  $("table-name").textContent = view.name;
-  const lim = view.limits;
-  $("limits").textContent = `${t("limits")} ${money(lim.main_min, app.lang)} – `
-    + `${money(lim.main_max, app.lang)}`;
-  const phase = rnd ? rnd.phase : "none";
   let text = view.paused ? t("paused") : t(`phase_${phase}`);
   if (!view.paused && rnd && rnd.expecting === "burn a card") text += ` · ${t("burn")}`;
   else if (!view.paused && rnd && rnd.deciding) text += ` · ${t("seat_deciding")} ${rnd.deciding}`;
@@ -158,21 +151,7 @@ function renderControls() {
 }
 
 function showResult() {
-  const box = $("result");
-  const bets = app.settled.bets;
-  if (bets.every((b) => b.returned === null)) {
-    box.textContent = t("no_seat");
-    box.className = "result push";
-    box.hidden = false;
-    return;
-  }
-  const back = bets.reduce((a, b) => a + (b.returned ?? b.stake), 0);
-  const staked = bets.reduce((a, b) => a + b.stake, 0);
-  box.textContent = `${back > staked ? t("won") : back === staked ? t("push") : t("lost")} · `
-    + `${t("you_get")} ${money(back, app.lang)}`;
-  box.dataset.returned = back;
-  box.className = `result ${back > staked ? "win" : back === staked ? "push" : "lose"}`;
-  box.hidden = false;
+  resultBox($("result"), app.settled.bets, t, app.lang);
 }
 
 function renderHistory(rounds) {

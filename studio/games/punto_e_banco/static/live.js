@@ -53,15 +53,8 @@ const $ = (id) => document.getElementById(id);
 // ------------------------------------------------------------------------------ rendering
 
 function render(view) {
-  const before = app.view && app.view.round ? app.view.round.round_id : null;
-  app.view = view;
+  const phase = page.adopt(view);
   const rnd = view.round;
-  if (!rnd || rnd.round_id !== before) app.settled = null;
-  $("table-name").textContent = view.name;
-  const lim = view.limits;
-  $("limits").textContent = `${t("limits")} ${money(lim.main_min, app.lang)} – `
-    + `${money(lim.main_max, app.lang)}`;
-  const phase = rnd ? rnd.phase : "none";
   let text = view.paused ? t("paused") : t(`phase_${phase}`);
   if (!view.paused && rnd && rnd.next_to) {
     text += ` · ${rnd.next_to === "burn" ? t("burn") : `${t("next_to")} ${t(rnd.next_to)}`}`;
