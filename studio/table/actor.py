@@ -145,6 +145,7 @@ class TableActor:
         self.alerts: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []  # closed rounds, newest last (bounded)
         self.card_log: list[dict[str, Any]] = []  # cards of the round, with their source
+        self._bets_index: tuple[Any, dict[str, list[core.Placement]]] = ((), {})
         self.present: dict[str, int] = {}  # player -> sockets open (the web tells us)
         self.gone: set[str] = set()  # players whose last socket closed during this round
         self._timers: dict[str, Timer] = {}
@@ -339,11 +340,21 @@ class TableActor:
         return self._board
 
     def _bets_of(self, player: str) -> list[dict[str, Any]]:
+        """A player's bets this round, for the player's state: read from an index of the
+        round's placements (every player's state is built after a burst of events: a scan of
+        tens of thousands of bets for each of thousands of players would stall the table)."""
         s = self.state
-        source = s.placements if s and s.placements else (
-            tuple(self.book.placements.values()) if self.book else ())
+        if s is not None and s.placements:
+            if self._bets_index[0] is not s.placements:  # the round's bets changed
+                index: dict[str, list[core.Placement]] = {}
+                for p in s.placements:
+                    index.setdefault(p.player, []).append(p)
+                self._bets_index = (s.placements, index)
+            source = self._bets_index[1].get(player, ())
+        else:
+            source = self.book.of(player) if self.book else ()
         return [{"position": p.position, "kind": str(p.kind), "amount": p.amount}
-                for p in source if p.player == player]
+                for p in source]
 
     # ================================================================== the loop
 

@@ -8,7 +8,9 @@ player, and 10,000 players betting behind them, as bench_table measures the othe
    Goals: >= 20,000 bets/s, p99 <= 50 ms.
 2. A seated player's double that every bet behind the seat follows (each follower's stake
    reserved in the decision's transaction), against a decision that adds no money (stay).
-3. Settlement of the round: every seat and every bet behind (30,000+ bets), from the dealer's
+3. Every player's state after a card (what each connected player is sent), against the
+   scan of the round's bets each state did before the actor indexed them.
+4. Settlement of the round: every seat and every bet behind (30,000+ bets), from the dealer's
    last card to every balance updated (the commit) and to every player told; baseline: the
    pure round's settlement. Goal: <= 1 s.
 """
@@ -113,6 +115,24 @@ async def round_to_last_card(workdir: Path, players: int
     return actor, clock, store, times
 
 
+def every_players_state(actor: TableActor, players: int) -> dict[str, float]:
+    """The state every connected player is sent after a burst of events (the snapshot of
+    the table for that player), all of them; baseline: a player's bets found by scanning the
+    round's placements, as the actor did before its index (on a sample: it is quadratic)."""
+    started = time.perf_counter()
+    for i in range(players):
+        actor.snapshot(f"player:p{i}")
+    indexed = time.perf_counter() - started
+    placements, sample = actor.state.placements, min(players, 500)
+    started = time.perf_counter()
+    for i in range(sample):
+        player = f"p{i}"
+        [{"position": p.position, "kind": str(p.kind), "amount": p.amount}
+         for p in placements if p.player == player]
+    scan = time.perf_counter() - started
+    return {"indexed_s": indexed, "scan_s": scan, "sample": sample, "bets": len(placements)}
+
+
 async def settlement(workdir: Path, players: int) -> dict[str, float]:
     actor, _, store, _ = await round_to_last_card(workdir, players)
     bets = len(actor.state.placements)
@@ -129,13 +149,20 @@ async def main_async(args: argparse.Namespace) -> None:
         sub = workdir / "decisions"
         sub.mkdir()
         actor, _, store, times = await round_to_last_card(sub, args.players)
+        states = every_players_state(actor, args.players)
         await actor.stop()
         store.dispose()
         print(f"2. seat 1 doubles and {times['followers']:,} bets behind it follow (each "
               f"follower's stake reserved with the decision): {times['double_s'] * 1000:.0f} ms"
               f"; a stay that adds no money (median of 6): {times['stay_s'] * 1000:.1f} ms "
               f"({times['double_s'] / times['stay_s']:.0f}x)")
-        await print_settlement("3.", workdir, args.repeat,
+        print(f"3. every player's state after a card ({args.players:,} players, "
+              f"{states['bets']:,} bets in the round): {states['indexed_s'] * 1000:.0f} ms; "
+              f"each state scanning the round's bets (before the index) "
+              f"{states['scan_s'] * 1000:.0f} ms for {states['sample']:,} players, "
+              f"{states['scan_s'] / states['sample'] * args.players:.1f} s for all "
+              f"({states['scan_s'] / states['sample'] * args.players / states['indexed_s']:.0f}x)")
+        await print_settlement("4.", workdir, args.repeat,
                                lambda d: settlement(d, args.players))
 
 

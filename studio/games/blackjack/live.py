@@ -23,6 +23,10 @@ class BlackjackLive(Blackjack):
     grouped: Mapping[str, str] = {"game_settled": "games_settled"}  # thousands per round
     stands_when_gone = True  # a seated player who disconnects stands (the table waits for none)
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._last_shared: tuple[Any, dict[str, Any]] = (None, {})
+
     def new_book(self, rules: core.TableRules, closes_at: float) -> SeatBook:
         return SeatBook(rules, closes_at)
 
@@ -32,28 +36,44 @@ class BlackjackLive(Blackjack):
     def round_view(self, s: core.RoundState, player: str | None) -> dict[str, Any]:
         """The virtual table's view, and per seat whether it is taken (never by whom), the
         bets behind it and the player's own; for the dealer, every hand in dealing order and
-        whose turn it is."""
-        view = super().round_view(s, player)
+        whose turn it is. What every player sees alike is built once per state (each of
+        thousands of players is sent the table after every card); only the player's own
+        part is built per player."""
+        view = dict(self._shared_view(s))
+        if player is not None and player == s.owner(s.deciding):
+            view["choices"] = s.choices()
         if s.betting:
             return view
         seats = {}
-        for n in range(1, s.rules.positions + 1):
-            owner = s.owner(n)
-            count, cents = s.behind_sums.get(n, (0, 0))
-            mine = s.behind.get(n, {}).get(player) if player else None
-            seats[str(n)] = {"taken": owner is not None, "mine": owner is not None
-                             and owner == player, "behind": count, "behind_total": cents,
-                             "my_behind": sum(mine.hands) if mine else 0,
-                             "my_behind_hands": list(mine.hands) if mine else [],
-                             "my_behind_insurance": mine.insurance if mine else None}
+        for n, public in view["seats"].items():
+            mine = s.behind.get(int(n), {}).get(player) if player else None
+            seats[n] = {**public, "mine": public["taken"] and s.owner(int(n)) == player,
+                        "my_behind": sum(mine.hands) if mine else 0,
+                        "my_behind_hands": list(mine.hands) if mine else [],
+                        "my_behind_insurance": mine.insurance if mine else None}
         view["seats"] = seats
-        view["hands"] = [{"place": f"{p.number}.{i + 1}",
-                          "name": f"Seat {p.number}" + (f", hand {i + 1}" if p.split else ""),
-                          "cards": [c.code for c in h.cards], "total": h.score.total}
-                         for p in (s.game.positions if s.game else ()) for i, h in
-                         enumerate(p.hands)]
-        view["next_to"] = self._place_now(s)
-        view["waiting_for"] = self._waiting_for(s)
+        return view
+
+    def _shared_view(self, s: core.RoundState) -> dict[str, Any]:
+        """The part of the view no player's identity changes, for the last state asked (the
+        states are immutable: the same object is the same view)."""
+        if self._last_shared[0] is s:
+            return self._last_shared[1]
+        view = super().round_view(s, None)
+        if not s.betting:
+            view["seats"] = {str(n): {"taken": s.owner(n) is not None,
+                                      "behind": s.behind_sums.get(n, (0, 0))[0],
+                                      "behind_total": s.behind_sums.get(n, (0, 0))[1]}
+                             for n in range(1, s.rules.positions + 1)}
+            view["hands"] = [{"place": f"{p.number}.{i + 1}",
+                              "name": f"Seat {p.number}" + (f", hand {i + 1}" if p.split
+                                                            else ""),
+                              "cards": [c.code for c in h.cards], "total": h.score.total}
+                             for p in (s.game.positions if s.game else ()) for i, h in
+                             enumerate(p.hands)]
+            view["next_to"] = self._place_now(s)
+            view["waiting_for"] = self._waiting_for(s)
+        self._last_shared = (s, view)
         return view
 
     @staticmethod

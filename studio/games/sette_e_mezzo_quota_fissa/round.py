@@ -190,6 +190,9 @@ class BetBook:
                                     "position": p.position, "kind": p.kind, "amount": p.amount,
                                     "spot_total": p.amount})
 
+    def window_events(self, now: float) -> list[Event]:
+        return []  # one player's table: no news for others
+
     def of(self, player: str) -> list[Placement]:
         return [p for p in self.placements.values() if p.player == player]
 
