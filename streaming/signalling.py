@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -40,6 +39,8 @@ from streaming.fanout import Broadcaster
 from streaming.source import FrameRenderer, FrameSource, source_for_camera
 from streaming.track import ViewerTrack
 from studio.config import StudioConfig
+from studio.web.errors import WebError
+from studio.web.schemas import parse_json
 
 log = logging.getLogger(__name__)
 
@@ -213,10 +214,10 @@ def create_streaming_app(service: VideoService, authorize: Authorize,
         player_id = await _call(authorize, request)
         if not player_id:
             return _error(401, "streaming.unauthorized", "a valid player token is required")
-        try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return _error(400, "streaming.bad_offer", "the body must be JSON {sdp, type}")
+        try:  # bounded like every other body: size, depth (a body nested thousands deep
+            body = parse_json(await request.read())  # would exhaust the parser's recursion)
+        except WebError as e:
+            return _error(e.status, e.code, e.message)
         if not isinstance(body, dict) or not isinstance(body.get("sdp"), str):
             return _error(400, "streaming.bad_offer", "the body must be JSON {sdp, type}")
         try:

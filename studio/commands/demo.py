@@ -49,13 +49,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deal-every", type=float, default=1.5,
                    help="seconds between the simulated dealer's cards (0: deal by hand on "
                         "the technicians' page)")
+    p.add_argument("--log-format", choices=("text", "json"), default="text",
+                   help="text lines for a terminal (default), or JSON objects with table and "
+                        "round ids, as `studio serve` writes them")
     p.add_argument("--shuffle-seconds", type=float, default=4.0,
                    help="how long the simulated shuffler takes to prepare a new shoe")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from studio import logs
+
+    logs.configure(args.log_format, logging.INFO if args.log_format == "json"
+                   else logging.WARNING)
     try:
         asyncio.run(_serve(args))
     except KeyboardInterrupt:
@@ -123,6 +129,8 @@ async def _start_table(args: argparse.Namespace, cfg, table_cfg, store, clock, h
                                shuffle_s=args.shuffle_seconds)
     await devices.start()
     studio.simulators[table_cfg.id] = devices
+    if devices.watch is not None:
+        studio.metrics.cameras[table_cfg.id] = devices.watch
     await devices.new_deck()
     if not cross_check:  # nobody lays the shoe's cards on the felt: mirror the table's
         mirror_on_camera(actor.hub, table_cfg.id, camera, actor.game.camera_places)

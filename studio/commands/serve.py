@@ -56,11 +56,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=None,
                    help="port (default: the config's; 0 picks a free one)")
     p.add_argument("--database", default=None, help="database URL (default: the config's)")
+    p.add_argument("--log-format", choices=("json", "text"), default="json",
+                   help="log lines as JSON objects with table and round ids (default), or text")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from studio import logs
+
+    logs.configure(args.log_format, logging.INFO)  # rounds, pauses, faults: the studio's record
     try:
         asyncio.run(_serve(args))
     except ServeError as e:
@@ -191,6 +195,8 @@ async def _serve(args: argparse.Namespace) -> None:
         for t, rt in zip(live, tables, strict=True):
             if rt.video is not None:
                 studio.video[t.id] = rt.video
+            if rt.watch is not None:
+                studio.metrics.cameras[t.id] = rt.watch
         served_private = await serve_private_tables(cfg, store, clock, hub, studio)
         host = args.host or cfg.studio.host
         runner, base = await start_site(studio, host, cfg.studio.port if args.port is None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -36,6 +37,8 @@ from studio.table.rng_shoe import RngShoe
 from studio.tasks import cancel
 
 log = logging.getLogger(__name__)
+_LOGGED = frozenset({"betting_opened", "betting_closed", "round_closed", "round_voided",
+                     "shoe_change_started", "shoe_changed"})
 
 MAX_BATCH = 4096
 RECOVERY_ROUNDS = 1000  # the rounds read back at start-up (in flight, Ripunta's last bets)
@@ -146,6 +149,8 @@ class TableActor:
         self.history: list[dict[str, Any]] = []  # closed rounds, newest last (bounded)
         self.card_log: list[dict[str, Any]] = []  # cards of the round, with their source
         self._bets_index: tuple[Any, dict[str, list[core.Placement]]] = ((), {})
+        # observer(actor, command kind, seconds from arrival to answer): the studio's metrics
+        self.command_observer: Callable[[TableActor, str, float], None] | None = None
         self.present: dict[str, int] = {}  # player -> sockets open (the web tells us)
         self.gone: set[str] = set()  # players whose last socket closed during this round
         self._timers: dict[str, Timer] = {}
@@ -223,8 +228,12 @@ class TableActor:
     async def submit(self, kind: str, args: dict[str, Any], actor: str | None = None,
                      key: str | None = None) -> dict[str, Any]:
         future = asyncio.get_running_loop().create_future()
+        started = time.perf_counter()
         self.inbox.put_nowait(_Command(kind, args, actor, key, future))
-        return await future
+        answer = await future
+        if self.command_observer is not None:  # the studio's metrics
+            self.command_observer(self, kind, time.perf_counter() - started)
+        return answer
 
     def post(self, kind: str, args: dict[str, Any]) -> None:
         """Fire and forget (timers, devices)."""
@@ -524,6 +533,9 @@ class TableActor:
                 continue
             payload = {"type": e.type, "table_id": self.table_id, "round_id": round_id,
                        **e.data}
+            if e.type in _LOGGED:  # a round's milestones, as structured log lines
+                log.info("%s", e.type, extra={"table_id": self.table_id, "round_id": round_id,
+                                              "event": e.type})
             player = e.data.get("player")
             if e.type in settlement:
                 self.hub.publish(self.table_id, f"player:{player}", payload)
@@ -555,6 +567,9 @@ class TableActor:
 
     def _alert(self, code: str, message: str, **extra: Any) -> None:
         alert = {"code": code, "message": message, "at": self.clock.now(), **extra}
+        log.warning("%s: %s", code, message, extra={
+            "table_id": self.table_id, "round_id": self.state.round_id if self.state else None,
+            "code": code})
         self.alerts.append(alert)
         del self.alerts[:-100]
         self._after_commit(lambda: self.hub.publish(

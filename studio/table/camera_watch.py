@@ -47,6 +47,7 @@ class CameraWatch:
         self.cards_seen = 0
         self.errors = 0
         self.last_ms: float | None = None  # the last frame's recognition time, for technicians
+        self.ms_total = 0.0  # every frame's recognition time, for the metrics' mean
         self._task: asyncio.Task[None] | None = None
         self._clear = False
 
@@ -72,6 +73,7 @@ class CameraWatch:
             self.source.voter.clear()
         seen = self.source.feed(self.grab(t), t)
         self.last_ms = (time.perf_counter() - started) * 1000
+        self.ms_total += self.last_ms
         return seen
 
     def start(self) -> None:

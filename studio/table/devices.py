@@ -394,6 +394,7 @@ class AttachedDevices:
 
     async def _dispute(self, d: Dispute) -> None:
         self.counters[d.code] += 1
+        self.counters["disputes"] += 1
         if d.shoe is not None:
             self._drop(d.shoe.ref)
         log.warning("table %s cross-check %s: %s", self.actor.table_id, d.code, d.message())

@@ -26,7 +26,7 @@ from devices.camera.assets import ASSETS_DIR, BACK_FILE
 from studio.cards import CardCodeError, DeckArt, parse_card, scan_file_name
 from studio.games import GAMES, game_for
 from studio.storage import StorageError
-from studio.web import player_api, staff, technician_api
+from studio.web import metrics_api, player_api, staff, technician_api
 from studio.web.context import STUDIO, Studio
 from studio.web.errors import WebError
 from studio.web.http_errors import header_limit
@@ -151,6 +151,7 @@ def create_app(studio: Studio) -> web.Application:
     staff.add_routes(app)
     dealer_routes.add_routes(app)
     technician_api.add_routes(app)
+    metrics_api.add_routes(app)
     for table_id, service in studio.video.items():
         _mount_video(app, studio, table_id, service)
     return app

@@ -13,6 +13,7 @@ from aiohttp import web
 
 from studio.clock import Clock
 from studio.config import WebSection
+from studio.metrics import StudioMetrics
 from studio.storage import Store
 from studio.web.auth import Accounts, TokenSigner
 from studio.web.errors import WebError
@@ -40,22 +41,31 @@ class Studio:
     video: dict[str, Any] = field(default_factory=dict)  # table id -> streaming VideoService
     # private tables by table id; each player's instance joins `tables` while it is open
     private: dict[str, PrivateTables] = field(default_factory=dict)
+    metrics: StudioMetrics = field(default_factory=StudioMetrics)
+
+    def __post_init__(self) -> None:
+        for service in self.tables.values():
+            self.metrics.watch(service)
+        self.metrics.video = self.video  # the same tables' videos, read when scraped
 
     def add_table(self, service: TableService) -> None:
         """Serve a live table (one built after the studio was)."""
         self.tables[service.table_id] = service
+        self.metrics.watch(service)
 
     def add_private(self, tables: PrivateTables) -> None:
         """Serve a private table: each instance gets its TableService while it is open."""
         self.private[tables.table_id] = tables
 
         def opened(actor: TableActor) -> None:
-            self.tables[actor.table_id] = TableService(actor, self.clock)
+            service = self.tables[actor.table_id] = TableService(actor, self.clock)
+            self.metrics.watch(service)
 
         def closed(actor: TableActor) -> None:
             service = self.tables.pop(actor.table_id, None)
             if service is not None:
                 service.close()
+                self.metrics.unwatch(service)
         tables.on_open.append(opened)
         tables.on_close.append(closed)
 

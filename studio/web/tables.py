@@ -131,11 +131,16 @@ class TableService:
         self.seq = 0  # events fanned out so far (clients see it as a change counter)
         self._pending: deque[_Delivery] = deque()  # deliveries on their way, in order
         self._paused_seen = False
+        self.on_drop: Callable[[], None] = lambda: None  # a client dropped (the metrics)
 
     def close(self) -> None:
         self._unsubscribe()
 
     # -- fan-out --------------------------------------------------------------------------
+
+    def audiences(self) -> dict[str, list[Subscriber]]:
+        """The connected clients by audience ("dealer", "player:<id>")."""
+        return self._by_audience
 
     @property
     def _subscribers(self) -> list[Subscriber]:

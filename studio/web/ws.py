@@ -106,6 +106,8 @@ class Connection:
         if self.closing:
             return
         self.closing = (CLOSE_CODES.get(code, 4000), code)
+        if code == "ws.too_slow":
+            self.service.on_drop()
         self.queue.put_nowait({"type": "session_closed", "code": code,
                                "message": message or CLOSE_MESSAGES.get(code, code)})
         self.queue.put_nowait(_CLOSE)

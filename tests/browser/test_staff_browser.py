@@ -109,6 +109,10 @@ async def test_the_technician_drives_the_simulators_and_a_dealer_cannot(
         1, timeout=T)
     info = await tech.get_by_test_id("shoe-info").text_content()
     assert "38 cards left" in info
+    glance = tech.get_by_test_id("glance")             # the table's figures at a glance
+    await expect(glance.locator("[data-metric='bets_placed']")).to_have_text("1", timeout=T)
+    await expect(glance.locator("[data-metric='ws_clients']")).to_have_text("1")
+    await expect(glance.locator("[data-metric='bet_ack_ms_mean']")).to_contain_text("ms")
     await screenshot(tech, "technician")
 
     dealer = await sign_in(browser, f"{base_url}/technician", DEALER)

@@ -57,6 +57,36 @@ function renderSims(s) {
   $("log").replaceChildren(...s.log.slice().reverse().map((x) => li(x)));
 }
 
+// The table's figures (the same as /metrics): rounds, bets, money, latency, clients, devices,
+// disputes, the recogniser, the video. Read every few seconds.
+const GLANCE = [
+  ["rounds", "Rounds", (v) => v], ["void_rounds", "Void rounds", (v) => v],
+  ["bets_placed", "Bets placed", (v) => v], ["bets_settled", "Bets settled", (v) => v],
+  ["stakes_cents", "Stakes", (v) => `€${(v / 100).toFixed(2)}`],
+  ["payouts_cents", "Paid out", (v) => `€${(v / 100).toFixed(2)}`],
+  ["bet_ack_ms_mean", "Bet answered in (mean)", (v) => (v === null ? "–" : `${v} ms`)],
+  ["ws_clients", "Players connected", (v) => v], ["ws_dropped", "Clients dropped", (v) => v],
+  ["disputes", "Shoe/camera disputes", (v) => v],
+  ["recogniser_last_ms", "Recogniser (last frame)", (v) => (v === null ? "–" : `${v.toFixed(1)} ms`)],
+  ["video_viewers", "Video viewers", (v) => (v === null ? "–" : v)],
+  ["video_bitrate_bps", "Video bitrate", (v) => (v === null ? "–" : `${(v / 1000).toFixed(0)} kbit/s`)],
+];
+
+async function glance() {
+  const r = await fetch(`/api/tables/${page.table}/metrics`).then((x) => x.json()).catch(() => null);
+  if (!r || !r.ok) return;
+  const m = r.metrics;
+  page.metrics = m;
+  $("glance").replaceChildren(...GLANCE.flatMap(([key, label, show]) => {
+    const dt = document.createElement("dt");
+    dt.textContent = label;
+    const dd = document.createElement("dd");
+    dd.textContent = String(show(m[key]));
+    dd.dataset.metric = key;
+    return [dt, dd];
+  }));
+}
+
 function renderDevices(devices) {
   $("devices").replaceChildren(...(devices || []).map((d) =>
     li(`${d.online ? "●" : "○"} ${d.device}: ${d.online ? "online" : "OFFLINE"} ${d.detail}`,
@@ -94,6 +124,8 @@ async function main() {
   $("camera-swap").onclick = () => sim("camera", "fault", `swap ${$("swap-card").value.trim()}`);
   $("inject-shuffler").onclick = () => sim("shuffler", "fault", $("shuffler-fault").value);
   await refresh();
+  await glance();
+  setInterval(glance, 3000);
   staffSocket(page.table, (msg) => { if (msg.type === "state") render(msg); }, (up) => {
     $("conn").textContent = up ? "live" : "reconnecting…";
   });
