@@ -602,3 +602,57 @@ def test_bad_input_after_the_bank_is_over():
     b = feed(P, P.join(piatto_bank(), "B", True), "6c 4c")
     b = P.decide(P.stake(b, "B", 2000, hit=False), "A", hit=False)
     refused("mp.bank_over", P.decide, b, "A", False)
+
+
+# --------------------------------------------------------------------------- more readings
+
+def test_piatto_when_the_piatto_holds_less_than_the_minimum_the_stake_is_the_whole_piatto():
+    b = feed(P, P.join(piatto_bank(), "B", True), "6c 4c")
+    b = P.decide(P.stake(b, "B", 1950, hit=False), "A", hit=False)  # piatto 2000 -> 50
+    b = feed(P, P.join(b, "C", True), "5b 4b")
+    assert buttons(b, "C") == (Button("Sto", 50, 50), Button("Tiro", 50, 50))
+    refused("mp.stake_above_piatto", P.stake, b, "C", 100, False)
+    b = P.decide(P.stake(b, "C", 50, False), "A", False)  # C wins the whole piatto
+    assert b.phase is Phase.OVER and b.credits["A"] == 3000
+
+
+def test_only_players_present_at_the_bank_start_play_it_and_sono_tornato_ends_sitout():
+    b = piatto_bank(sitout=("C",))
+    refused("mp.not_in_bank", P.set_sitout, b, "C", False)
+    b = P.set_sitout(P.set_sitout(b, "D", True), "D", False)
+    assert "D" not in b.sitout and b.punters == ("B", "D")
+
+
+def test_tournament_punter_already_in_sitout_when_its_turn_comes_pays_into_the_piatto():
+    b = P.set_sitout(piatto_bank(rules=PIATTO_TOURNAMENT), "C", True)  # before its turn
+    b = feed(P, P.join(b, "B", True), "6c 4c")
+    b = P.decide(P.stake(b, "B", 100, False), "A", False)  # B wins 100 (no rake)
+    assert b.decider == "D" and b.piatto == 2000 - 100 + 50 and b.credits["C"] == 2950
+
+
+def test_autoplay_plays_for_a_punter_in_sitout_after_its_stake():
+    b = feed(P, P.join(piatto_bank(), "B", True), "3c 2c")
+    b = P.set_sitout(feed(P, P.stake(b, "B", 500, True), "Jc"), "B", True)
+    assert b.decider == "B" and b.phase is Phase.PUNTER
+    assert auto_hits(b, {}) is True  # 3 1/2 < 4 1/2
+    assert auto_hits(b, {"B": AutoPlay(punter=6)}) is False  # stands from 3
+
+
+def test_autoplay_classica_banker_takes_the_strictest_need_over_the_punters_standing():
+    b = feed(C, classica_bank(), "2c 6c 4c 5c")
+    b = feed(C, C.stake(b, "B", 100, True), "3c")  # B: 5, visible 3
+    b = C.decide(b, "B", False)
+    b = C.stake(b, "C", 100, False)  # C stood on 6
+    b = C.stake(b, "D", 100, False)  # D stood on 4
+    b = C.set_sitout(b, "A", True)  # every stake in: the system plays for the banker
+    assert b.phase is Phase.BANKER
+    assert auto_hits(b, {"A": AutoPlay(banker=8)}) is False  # 5 >= 4 and >= 3 + 1/2
+    assert auto_hits(b, {"A": AutoPlay(banker=12)}) is True  # 5 < 6
+
+
+def test_cards_are_of_the_40_card_deck_only():
+    from studio.cards import CardCodeError
+
+    b = P.join(piatto_bank(), "B", True)
+    with pytest.raises(CardCodeError):
+        P.deal(b, parse_card("8c"))

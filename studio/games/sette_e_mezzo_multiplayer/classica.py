@@ -30,6 +30,7 @@ from studio.games.sette_e_mezzo_multiplayer.turns import (
     Deal,
     HandResult,
     Phase,
+    Turns,
     check_stake,
     punters_of,
     require,
@@ -38,7 +39,7 @@ from studio.games.sette_e_mezzo_multiplayer.turns import (
 
 
 @dataclass(frozen=True, slots=True)
-class ClassicaBank:
+class ClassicaBank(Turns):
     """A classica bank in play. `credits` are table credits outside the stakes on the table."""
 
     rules: TableRules
@@ -58,16 +59,6 @@ class ClassicaBank:
     rake: int = 0
     results: tuple[HandResult, ...] = ()
     sitout_penalty: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-
-    @property
-    def punter(self) -> str | None:
-        return self.punters[self.turn] if self.turn < len(self.punters) else None
-
-    @property
-    def decider(self) -> str | None:
-        if self.expecting is not None or self.phase is Phase.OVER:
-            return None
-        return self.banker if self.phase is Phase.BANKER else self.punter
 
     def stake_range(self, player: str) -> tuple[int, int]:
         """(lowest, highest) stake of `player` now; an all-in banker may force one amount."""

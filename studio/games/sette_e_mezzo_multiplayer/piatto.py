@@ -31,6 +31,7 @@ from studio.games.sette_e_mezzo_multiplayer.turns import (
     Deal,
     HandResult,
     Phase,
+    Turns,
     check_stake,
     punters_of,
     require,
@@ -39,7 +40,7 @@ from studio.games.sette_e_mezzo_multiplayer.turns import (
 
 
 @dataclass(frozen=True, slots=True)
-class PiattoBank:
+class PiattoBank(Turns):
     """A piatto bank in play. `credits` are table credits outside the piatto and the stake."""
 
     rules: TableRules
@@ -58,17 +59,6 @@ class PiattoBank:
     sitout: frozenset[str] = frozenset()
     results: tuple[HandResult, ...] = ()
     skipped: frozenset[str] = frozenset()  # punters who did not play (sitout, "Non gioco")
-
-    @property
-    def punter(self) -> str | None:
-        return self.punters[self.turn] if self.turn < len(self.punters) else None
-
-    @property
-    def decider(self) -> str | None:
-        """Who must decide now (None while a card is awaited or the bank is over)."""
-        if self.expecting is not None or self.phase is Phase.OVER:
-            return None
-        return self.banker if self.phase is Phase.BANKER else self.punter
 
     def total_money(self) -> int:
         return sum(self.credits.values()) + self.piatto + self.stake + self.rake
@@ -148,6 +138,7 @@ def set_sitout(bank: PiattoBank, player: str, on: bool) -> PiattoBank:
     not staked yet does not play this hand; after staking, and for the banker, `autoplay` plays."""
     require(player == bank.banker or player in bank.punters, "mp.not_in_bank",
             f"{player} does not play this bank")
+    require(bank.phase is not Phase.OVER, "mp.bank_over", "the bank is over")
     sitout = bank.sitout | {player} if on else bank.sitout - {player}
     bank = replace(bank, sitout=sitout)
     if on and player == bank.punter and bank.phase in (Phase.JOIN, Phase.STAKE):

@@ -28,6 +28,28 @@ class Deal:
     face_up: bool
 
 
+class Turns:
+    """What both banks answer the same way: the punter in turn and who must decide now (None
+    while a card is awaited or the bank is over)."""
+
+    __slots__ = ()
+    banker: str
+    punters: tuple[str, ...]
+    turn: int
+    phase: Phase
+    expecting: Deal | None
+
+    @property
+    def punter(self) -> str | None:
+        return self.punters[self.turn] if self.turn < len(self.punters) else None
+
+    @property
+    def decider(self) -> str | None:
+        if self.expecting is not None or self.phase is Phase.OVER:
+            return None
+        return self.banker if self.phase is Phase.BANKER else self.punter
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """One punter against the banker. `rake` is what the winner paid on it (in classica the
