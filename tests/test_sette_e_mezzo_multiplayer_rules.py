@@ -16,7 +16,7 @@ from studio.games.sette_e_mezzo_multiplayer.acceptance import (
     bank_range,
     tournament_refusal_penalty,
 )
-from studio.games.sette_e_mezzo_multiplayer.attendance import after_bank
+from studio.games.sette_e_mezzo_multiplayer.attendance import after_bank, idle_stand_up
 from studio.games.sette_e_mezzo_multiplayer.autoplay import (
     DEFAULT_THRESHOLD,
     AutoPlay,
@@ -372,6 +372,7 @@ def test_tournament_punter_in_sitout_at_betting_time_loses_half_the_minimum_to_t
     b = feed(P, P.join(piatto_bank(rules=PIATTO_TOURNAMENT), "B", True), "6c 4c")
     b = P.set_sitout(b, "B", True)  # cards seen, no stake yet
     assert b.credits["B"] == 3000 - 50 and b.piatto == 2050 and b.decider == "C"
+    assert b.fines == {"B": 50}
     assert b.punter_cards == () and b.banker_cards == () and b.skipped == {"B"}
 
 
@@ -656,3 +657,20 @@ def test_cards_are_of_the_40_card_deck_only():
     b = P.join(piatto_bank(), "B", True)
     with pytest.raises(CardCodeError):
         P.deal(b, parse_card("8c"))
+
+
+def test_cash_tables_to_skip_a_hand_go_into_sitout_before_the_cards_are_dealt():
+    # piatto: before its own cards (its turn); classica: before the bank's cards (the previous
+    # hand's end), so a player in sitout at the bank's start is not dealt in
+    b = P.set_sitout(piatto_bank(), "C", True)
+    b = feed(P, P.join(b, "B", True), "6c 4c")
+    b = P.decide(P.stake(b, "B", 100, False), "A", False)
+    assert b.decider == "D" and "C" in b.skipped
+    k = classica_bank(sitout=("C",))
+    assert k.punters == ("B", "D") and "C" not in k.hands
+
+
+def test_cash_tables_three_minutes_without_a_punter_stand_everyone_in_sitout_up():
+    assert idle_stand_up(("B", "C"), punters_playing=0, idle_seconds=180) == ("B", "C")
+    assert idle_stand_up(("B", "C"), punters_playing=0, idle_seconds=179.9) == ()
+    assert idle_stand_up(("B", "C"), punters_playing=1, idle_seconds=500) == ()

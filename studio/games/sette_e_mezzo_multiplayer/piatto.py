@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
 from studio.cards import Card
 from studio.games.sette_e_mezzo_multiplayer.acceptance import accept_piatto
@@ -59,6 +60,7 @@ class PiattoBank(Turns):
     sitout: frozenset[str] = frozenset()
     results: tuple[HandResult, ...] = ()
     skipped: frozenset[str] = frozenset()  # punters who did not play (sitout, "Non gioco")
+    fines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # tournament
 
     def total_money(self) -> int:
         return sum(self.credits.values()) + self.piatto + self.stake + self.rake
@@ -186,6 +188,7 @@ def _arrive(bank: PiattoBank) -> PiattoBank:
             fine = min(bank.rules.min_bet // 2, credits[p])
             credits = moved(credits, {p: -fine})
             piatto += fine
+            bank = replace(bank, fines=moved(bank.fines, {p: fine}))
         matta_out = any(c.is_matta for c in bank.punter_cards + bank.banker_cards)
         bank = replace(bank, credits=credits, piatto=piatto, turn=bank.turn + 1,
                        skipped=bank.skipped | {p}, punter_cards=(), banker_cards=(),
