@@ -45,9 +45,9 @@ def play_out(module, bank, data):
                 rest = [c for c in CARDS if c not in in_play(bank)]
                 shoe = list(data.draw(st.permutations(rest)))
             bank = module.deal(bank, shoe.pop())
-        elif data.draw(st.integers(0, 19)) == 0:  # now and then someone goes into sitout
-            player = data.draw(st.sampled_from([bank.banker, *bank.punters]))
-            bank = module.set_sitout(bank, player, True)
+        elif (awake := [p for p in (bank.banker, *bank.punters) if p not in bank.sitout]) and (
+                data.draw(st.integers(0, 19)) == 0):  # now and then someone goes into sitout
+            bank = module.set_sitout(bank, data.draw(st.sampled_from(awake)), True)
         elif bank.decider in bank.sitout and bank.phase in (Phase.PUNTER, Phase.BANKER):
             bank = module.decide(bank, bank.decider, auto_hits(bank, {}))
         else:
