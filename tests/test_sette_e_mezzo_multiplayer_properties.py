@@ -83,8 +83,9 @@ def test_money_is_conserved_across_a_whole_piatto_bank(credits, rake, tournament
     start = sum(credits.values())
     end = play_out(P, bank, data)
     assert sum(end.credits.values()) + end.rake == start and end.piatto == 0
-    # the house takes 2 x rake% of each hand's win at most: the prize share stays >= 90 %
+    # the house takes 2 x rake% of each hand's win: the prize share of the stakes stays >= 90 %
     assert end.rake * 10_000 <= sum(2 * r.stake for r in end.results) * rake
+    assert end.rake * 10 <= sum(r.stake for r in end.results)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -106,3 +107,4 @@ def test_money_is_conserved_across_a_whole_classica_bank(credits, rake, data):
     end = play_out(C, bank, data)
     assert sum(end.credits.values()) + end.rake == start and not end.stakes
     assert end.credits["A"] >= 0  # the banker always covers what it may lose
+    assert end.rake * 10 <= sum(r.stake for r in end.results)  # prize share >= 90 %

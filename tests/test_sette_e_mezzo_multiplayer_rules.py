@@ -191,6 +191,14 @@ def test_every_tie_goes_to_the_banker_even_a_punters_two_card_sette_e_mezzo_with
     assert banker_wins(h("Jc"), h("Qc"))
 
 
+def test_no_double_payments_a_punters_two_card_sette_e_mezzo_is_paid_even_money():
+    b = feed(P, P.join(piatto_bank(), "B", True), "Kd 4c")
+    b = feed(P, P.stake(b, "B", 500, True), "Jd")  # matta + figure: 7 1/2 in two cards
+    b = P.decide(P.decide(b, "B", False), "A", False)
+    assert not b.results[-1].banker_won
+    assert b.credits["B"] == 3000 + 500 - 50 and b.piatto == 1500
+
+
 def test_hand_values_are_the_shared_ones_the_matta_at_its_best_and_a_lone_matta_half():
     assert h("Kd").total == 1 and h("Kd Jc").total == 15 and h("Kd 3c").total == 14
     assert h("Kd 4c 4b").bust and not h("Kd 4c 3b").bust  # bust only when the others pass 7
