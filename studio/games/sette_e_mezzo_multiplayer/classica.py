@@ -31,10 +31,12 @@ from studio.games.sette_e_mezzo_multiplayer.turns import (
     HandResult,
     Phase,
     Turns,
+    banker_decides,
     check_stake,
     punters_of,
     require,
     require_actor,
+    with_sitout,
 )
 
 
@@ -137,18 +139,12 @@ def decide(bank: ClassicaBank, player: str, hit: bool) -> ClassicaBank:
     if bank.phase is Phase.PUNTER:
         check_decision(bank.hands[player], hit)
         return _punter_decides(bank, player, hit)
-    check_decision(bank.banker_cards, hit)
-    if hit:
-        return replace(bank, expecting=Deal(bank.banker, True))
-    return _settle(bank)
+    return banker_decides(bank, hit, _settle)
 
 
 def set_sitout(bank: ClassicaBank, player: str, on: bool) -> ClassicaBank:
     """Sitout or "sono tornato"; see the module's docstring for what it costs and when."""
-    require(player == bank.banker or player in bank.punters, "mp.not_in_bank",
-            f"{player} does not play this bank")
-    require(bank.phase is not Phase.OVER, "mp.bank_over", "the bank is over")
-    bank = replace(bank, sitout=bank.sitout | {player} if on else bank.sitout - {player})
+    bank = with_sitout(bank, player, on)
     if not on:
         return bank
     if player == bank.banker and bank.phase is not Phase.BANKER and _stakes_to_come(bank):

@@ -33,10 +33,12 @@ from studio.games.sette_e_mezzo_multiplayer.turns import (
     HandResult,
     Phase,
     Turns,
+    banker_decides,
     check_stake,
     punters_of,
     require,
     require_actor,
+    with_sitout,
 )
 
 
@@ -129,20 +131,13 @@ def decide(bank: PiattoBank, player: str, hit: bool) -> PiattoBank:
     if bank.phase is Phase.PUNTER:
         check_decision(bank.punter_cards, hit)
         return _punter_decides(bank, hit)
-    check_decision(bank.banker_cards, hit)
-    if hit:
-        return replace(bank, expecting=Deal(bank.banker, True))
-    return _settle(bank)
+    return banker_decides(bank, hit, _settle)
 
 
 def set_sitout(bank: PiattoBank, player: str, on: bool) -> PiattoBank:
     """Sitout (by choice or a timed-out decision) or "sono tornato". A punter in turn that has
     not staked yet does not play this hand; after staking, and for the banker, `autoplay` plays."""
-    require(player == bank.banker or player in bank.punters, "mp.not_in_bank",
-            f"{player} does not play this bank")
-    require(bank.phase is not Phase.OVER, "mp.bank_over", "the bank is over")
-    sitout = bank.sitout | {player} if on else bank.sitout - {player}
-    bank = replace(bank, sitout=sitout)
+    bank = with_sitout(bank, player, on)
     if on and player == bank.punter and bank.phase in (Phase.JOIN, Phase.STAKE):
         return _arrive(bank)
     return bank

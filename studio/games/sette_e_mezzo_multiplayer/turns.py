@@ -3,13 +3,15 @@ on whose turn it is and on a stake, and the players of a bank in turn order."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TypeVar
 
 from studio.cards import Card
 from studio.games.sette_e_mezzo_multiplayer.banker import Seats, seat_of, to_the_right
 from studio.games.sette_e_mezzo_multiplayer.errors import MultiplayerError
+from studio.games.sette_e_mezzo_multiplayer.hands import check_decision
 
 
 class Phase(StrEnum):
@@ -38,6 +40,8 @@ class Turns:
     turn: int
     phase: Phase
     expecting: Deal | None
+    sitout: frozenset[str]
+    banker_cards: tuple[Card, ...]
 
     @property
     def punter(self) -> str | None:
@@ -96,3 +100,23 @@ def check_stake(amount: int, credit: int, minimum: int, maximum: int,
     low = min(minimum, maximum, credit)
     require(amount >= low and amount > 0, "mp.stake_below_minimum",
             f"the stake is at least {low} cents")
+
+
+Bank = TypeVar("Bank", bound=Turns)
+
+
+def with_sitout(bank: Bank, player: str, on: bool) -> Bank:
+    """Sitout (by choice or a timed-out decision) or "sono tornato" of a player of the bank;
+    what it costs is the variant's business."""
+    require(player == bank.banker or player in bank.punters, "mp.not_in_bank",
+            f"{player} does not play this bank")
+    require(bank.phase is not Phase.OVER, "mp.bank_over", "the bank is over")
+    return replace(bank, sitout=bank.sitout | {player} if on else bank.sitout - {player})
+
+
+def banker_decides(bank: Bank, hit: bool, settle: Callable[[Bank], Bank]) -> Bank:
+    """The banker's "Tiro" asks for a face-up card; its "Sto" settles."""
+    check_decision(bank.banker_cards, hit)
+    if hit:
+        return replace(bank, expecting=Deal(bank.banker, True))
+    return settle(bank)
