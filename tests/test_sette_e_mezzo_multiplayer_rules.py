@@ -16,6 +16,7 @@ from studio.games.sette_e_mezzo_multiplayer.acceptance import (
     bank_range,
     tournament_refusal_penalty,
 )
+from studio.games.sette_e_mezzo_multiplayer.advance import Preset, apply, remove_preset, set_preset
 from studio.games.sette_e_mezzo_multiplayer.attendance import after_bank, idle_stand_up
 from studio.games.sette_e_mezzo_multiplayer.autoplay import (
     DEFAULT_THRESHOLD,
@@ -25,7 +26,12 @@ from studio.games.sette_e_mezzo_multiplayer.autoplay import (
     punter_hits,
 )
 from studio.games.sette_e_mezzo_multiplayer.banker import matta_deal, next_banker, resume_banker
-from studio.games.sette_e_mezzo_multiplayer.buttons import Button, buttons, offer_buttons
+from studio.games.sette_e_mezzo_multiplayer.buttons import (
+    Button,
+    advance_buttons,
+    buttons,
+    offer_buttons,
+)
 from studio.games.sette_e_mezzo_multiplayer.errors import MultiplayerError
 from studio.games.sette_e_mezzo_multiplayer.hands import banker_wins, hand
 from studio.games.sette_e_mezzo_multiplayer.money import rake_cents, share_cents
@@ -682,3 +688,33 @@ def test_cash_tables_three_minutes_without_a_punter_stand_everyone_in_sitout_up(
     assert idle_stand_up(("B", "C"), punters_playing=0, idle_seconds=180) == ("B", "C")
     assert idle_stand_up(("B", "C"), punters_playing=0, idle_seconds=179.9) == ()
     assert idle_stand_up(("B", "C"), punters_playing=1, idle_seconds=500) == ()
+
+
+# --------------------------------------------------------------------------- decisions in advance
+
+def test_buttons_a_decision_set_in_advance_is_played_when_the_turn_comes_and_remove_undoes_it():
+    b = feed(C, classica_bank(), "2c 6c 4c 5c")
+    assert advance_buttons(b, "C", {}) == (Button("Sto", 100, 500), Button("Tiro", 100, 500))
+    assert advance_buttons(b, "B", {}) == ()  # its turn: the ordinary buttons
+    presets = set_preset({}, b, "C", Preset(hit=False, amount=300))  # C waits for B
+    assert advance_buttons(b, "C", presets) == (Button("Remove"),)
+    presets = set_preset(presets, b, "A", Preset(hit=False))  # the banker stands on 5
+    assert set(remove_preset(presets, "C")) == {"A"}
+    with pytest.raises(MultiplayerError) as e:
+        set_preset(presets, b, "B", Preset(hit=False, amount=100))  # B decides now, by hand
+    assert e.value.code == "mp.preset_not_allowed"
+    with pytest.raises(MultiplayerError) as e:
+        set_preset(presets, b, "D", Preset(hit=False, amount=900))
+    assert e.value.code == "mp.stake_above_maximum"
+    b, presets = apply(C.stake(b, "B", 100, False), presets)
+    assert b.stakes["C"] == 300 and b.decider == "D" and set(presets) == {"A"}
+    b, presets = apply(C.stake(b, "D", 100, False), presets)
+    assert b.phase is Phase.OVER and presets == {}
+
+
+def test_a_piatto_bankers_preset_for_a_hand_that_ended_without_it_is_dropped():
+    b = feed(P, P.join(piatto_bank(), "B", True), "6c 4c")
+    presets = set_preset({}, b, "A", Preset(hit=False))
+    b = feed(P, P.stake(b, "B", 100, True), "7b")  # B bust: the banker did not play
+    b, presets = apply(b, presets)
+    assert presets == {} and b.decider == "C"

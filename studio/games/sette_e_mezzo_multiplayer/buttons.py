@@ -3,8 +3,9 @@
 "Accetto" with the piatto or maximum bet (the bank offer); "Gioco" / "Non gioco" (piatto, the
 punter in turn; a tournament punter sees only "Gioco"); the stake then "Sto" / "Tiro" (the
 punter's first decision, one button carrying the amount); "Sto" / "Tiro" afterwards; the banker's
-"Sto" / "Tiro". A lone matta hides "Sto"; 7 1/2 hides "Tiro". Setting a decision in advance
-("Remove") is the table's, as it needs the timers (part 2).
+"Sto" / "Tiro". A lone matta hides "Sto"; 7 1/2 hides "Tiro". While waiting for its turn, a
+player who may set its decision in advance sees the same buttons (`advance_buttons`), and
+"Remove" once one is set.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 from studio.cards import Card
 from studio.games.sette_e_mezzo_multiplayer.acceptance import bank_range
+from studio.games.sette_e_mezzo_multiplayer.advance import Presets, may_preset
 from studio.games.sette_e_mezzo_multiplayer.classica import ClassicaBank
 from studio.games.sette_e_mezzo_multiplayer.hands import may_hit, may_stand
 from studio.games.sette_e_mezzo_multiplayer.piatto import PiattoBank
@@ -25,6 +27,7 @@ GIOCO = "Gioco"
 NON_GIOCO = "Non gioco"
 STO = "Sto"
 TIRO = "Tiro"
+REMOVE = "Remove"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,20 @@ def buttons(bank: PiattoBank | ClassicaBank, player: str) -> tuple[Button, ...]:
         return _sto_tiro(cards)
     low, high = _stake_range(bank, player)
     return tuple(Button(b.label, low, high) for b in _sto_tiro(cards))
+
+
+def advance_buttons(bank: PiattoBank | ClassicaBank, player: str, presets: Presets
+                    ) -> tuple[Button, ...]:
+    """Before its turn: the decision it may set in advance, or "Remove" once it has one."""
+    if player in presets:
+        return (Button(REMOVE),)
+    if not may_preset(bank, player):
+        return ()
+    if player == bank.banker:
+        return _sto_tiro(bank.banker_cards)
+    assert isinstance(bank, ClassicaBank)
+    low, high = bank.stake_range(player)
+    return tuple(Button(b.label, low, high) for b in _sto_tiro(bank.hands[player]))
 
 
 def _stake_range(bank: PiattoBank | ClassicaBank, player: str) -> tuple[int, int]:
