@@ -718,3 +718,22 @@ def test_a_piatto_bankers_preset_for_a_hand_that_ended_without_it_is_dropped():
     b = feed(P, P.stake(b, "B", 100, True), "7b")  # B bust: the banker did not play
     b, presets = apply(b, presets)
     assert presets == {} and b.decider == "C"
+
+
+# --------------------------------------------------------------------------- rebuy
+
+def test_cash_tables_rebuy_at_any_time_available_from_the_end_of_the_hand_in_progress():
+    b = feed(P, P.join(piatto_bank(), "B", True), "6c 4c")
+    b = P.rebuy(b, "C", 700)  # a hand is in progress: C's credit waits for its end
+    assert b.credits["C"] == 3000 and b.rebuys == {"C": 700} and b.total_money() == 14700
+    b = P.decide(P.stake(b, "B", 500, False), "A", False)
+    assert b.credits["C"] == 3700 and b.rebuys == {}
+    b = P.rebuy(b, "D", 100)  # between hands (C's turn to say Gioco): at once
+    assert b.credits["D"] == 3100
+    refused("mp.bad_amount", P.rebuy, b, "D", 0)
+    k = feed(C, classica_bank(), "2c 6c 4c 5c")
+    k = C.rebuy(k, "A", 1000)  # classica: the bank is the hand
+    k = C.stake(C.stake(C.stake(k, "B", 100, False), "C", 100, False), "D", 100, False)
+    assert k.credits["A"] == 5000
+    k = C.decide(k, "A", False)
+    assert k.phase is Phase.OVER and k.rebuys == {} and k.total_money() == 15000

@@ -31,8 +31,10 @@ from studio.games.sette_e_mezzo_multiplayer.turns import (
     HandResult,
     Phase,
     Turns,
+    add_rebuy,
     banker_decides,
     check_stake,
+    credit_rebuys,
     punters_of,
     require,
     require_actor,
@@ -61,6 +63,7 @@ class ClassicaBank(Turns):
     rake: int = 0
     results: tuple[HandResult, ...] = ()
     sitout_penalty: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    rebuys: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # pending
 
     def stake_range(self, player: str) -> tuple[int, int]:
         """(lowest, highest) stake of `player` now; an all-in banker may force one amount."""
@@ -72,7 +75,8 @@ class ClassicaBank(Turns):
         return min(self.rules.min_bet, high), high
 
     def total_money(self) -> int:
-        return sum(self.credits.values()) + sum(self.stakes.values()) + self.rake
+        return (sum(self.credits.values()) + sum(self.rebuys.values())
+                + sum(self.stakes.values()) + self.rake)
 
 
 def open_bank(rules: TableRules, seats: Seats, banker: str, max_bet: int | None,
@@ -154,6 +158,11 @@ def set_sitout(bank: ClassicaBank, player: str, on: bool) -> ClassicaBank:
     return bank
 
 
+def rebuy(bank: ClassicaBank, player: str, amount: int) -> ClassicaBank:
+    """More table credit: the bank is one hand, so it is credited when the bank is over."""
+    return add_rebuy(bank, player, amount, bank.phase is not Phase.OVER)
+
+
 def moved_hands(hands: Mapping[str, tuple[Card, ...]], player: str,
                 cards: tuple[Card, ...]) -> Mapping[str, tuple[Card, ...]]:
     return MappingProxyType({**hands, player: cards})
@@ -202,9 +211,10 @@ def _settle(bank: ClassicaBank) -> ClassicaBank:
         results.append(HandResult(p, s, won_by_banker, r, bank.hands[p], bank.banker_cards))
     banker_rake = rake_cents(net, bank.rules.rake_bp)
     changes[bank.banker] = net - banker_rake
-    return replace(bank, credits=moved(bank.credits, changes), stakes=MappingProxyType({}),
-                   rake=bank.rake + rake + banker_rake, results=tuple(results),
-                   phase=Phase.OVER, expecting=None)
+    return credit_rebuys(replace(
+        bank, credits=moved(bank.credits, changes), stakes=MappingProxyType({}),
+        rake=bank.rake + rake + banker_rake, results=tuple(results), phase=Phase.OVER,
+        expecting=None))
 
 
 def _banker_sitout(bank: ClassicaBank) -> ClassicaBank:
@@ -216,6 +226,7 @@ def _banker_sitout(bank: ClassicaBank) -> ClassicaBank:
            else share_cents(credit, bank.punters))
     back = moved(bank.stakes, pay)
     paid = sum(pay.values())
-    return replace(bank, credits=moved(bank.credits, {**back, bank.banker: -paid}),
-                   stakes=MappingProxyType({}), sitout_penalty=MappingProxyType(pay),
-                   phase=Phase.OVER, expecting=None)
+    return credit_rebuys(replace(
+        bank, credits=moved(bank.credits, {**back, bank.banker: -paid}),
+        stakes=MappingProxyType({}), sitout_penalty=MappingProxyType(pay), phase=Phase.OVER,
+        expecting=None))

@@ -33,8 +33,10 @@ from studio.games.sette_e_mezzo_multiplayer.turns import (
     HandResult,
     Phase,
     Turns,
+    add_rebuy,
     banker_decides,
     check_stake,
+    credit_rebuys,
     punters_of,
     require,
     require_actor,
@@ -63,9 +65,11 @@ class PiattoBank(Turns):
     results: tuple[HandResult, ...] = ()
     skipped: frozenset[str] = frozenset()  # punters who did not play (sitout, "Non gioco")
     fines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # tournament
+    rebuys: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # pending
 
     def total_money(self) -> int:
-        return sum(self.credits.values()) + self.piatto + self.stake + self.rake
+        return (sum(self.credits.values()) + sum(self.rebuys.values()) + self.piatto + self.stake
+                + self.rake)
 
 
 def open_bank(rules: TableRules, seats: Seats, banker: str, piatto: int,
@@ -143,6 +147,11 @@ def set_sitout(bank: PiattoBank, player: str, on: bool) -> PiattoBank:
     return bank
 
 
+def rebuy(bank: PiattoBank, player: str, amount: int) -> PiattoBank:
+    """More table credit: at once between hands, at the end of the hand during one."""
+    return add_rebuy(bank, player, amount, bank.phase not in (Phase.JOIN, Phase.OVER))
+
+
 def _punter_decides(bank: PiattoBank, hit: bool) -> PiattoBank:
     if hit:
         return replace(bank, expecting=Deal(bank.punters[bank.turn], True))
@@ -173,7 +182,9 @@ def _settle(bank: PiattoBank) -> PiattoBank:
 
 def _arrive(bank: PiattoBank) -> PiattoBank:
     """Move the turn to the next punter who plays: skip (cash) or fine (tournament) a punter in
-    sitout, or one with no credit; close the bank after the last punter."""
+    sitout, or one with no credit; close the bank after the last punter. A hand has just ended
+    (or none has begun): the rebuys made during it are credited."""
+    bank = credit_rebuys(bank)
     while bank.punter is not None:
         p = bank.punter
         if p not in bank.sitout and bank.credits[p] > 0:
@@ -194,9 +205,10 @@ def _arrive(bank: PiattoBank) -> PiattoBank:
 
 def _close(bank: PiattoBank) -> PiattoBank:
     """The banker takes what the piatto holds."""
+    bank = credit_rebuys(bank)
     credits = moved(bank.credits, {bank.banker: bank.piatto})
     return replace(bank, credits=credits, piatto=0, phase=Phase.OVER, expecting=None)
 
 
-__all__ = ["MultiplayerError", "PiattoBank", "deal", "decide", "join", "open_bank", "set_sitout",
-           "shuffled", "stake"]
+__all__ = ["MultiplayerError", "PiattoBank", "deal", "decide", "join", "open_bank", "rebuy",
+           "set_sitout", "shuffled", "stake"]

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from types import MappingProxyType
 from typing import TypeVar
 
 from studio.cards import Card
 from studio.games.sette_e_mezzo_multiplayer.banker import Seats, seat_of, to_the_right
 from studio.games.sette_e_mezzo_multiplayer.errors import MultiplayerError
 from studio.games.sette_e_mezzo_multiplayer.hands import check_decision
+from studio.games.sette_e_mezzo_multiplayer.money import moved
 
 
 class Phase(StrEnum):
@@ -42,6 +44,8 @@ class Turns:
     expecting: Deal | None
     sitout: frozenset[str]
     banker_cards: tuple[Card, ...]
+    credits: Mapping[str, int]
+    rebuys: Mapping[str, int]
 
     @property
     def punter(self) -> str | None:
@@ -120,3 +124,19 @@ def banker_decides(bank: Bank, hit: bool, settle: Callable[[Bank], Bank]) -> Ban
     if hit:
         return replace(bank, expecting=Deal(bank.banker, True))
     return settle(bank)
+
+
+def add_rebuy(bank: Bank, player: str, amount: int, in_hand: bool) -> Bank:
+    """Rebuy: more table credit at any time; during a hand it waits for the hand's end."""
+    require(player == bank.banker or player in bank.punters, "mp.not_in_bank",
+            f"{player} does not play this bank")
+    require(amount > 0, "mp.bad_amount", "a rebuy is a positive amount")
+    bank = replace(bank, rebuys=moved(bank.rebuys, {player: amount}))
+    return bank if in_hand else credit_rebuys(bank)
+
+
+def credit_rebuys(bank: Bank) -> Bank:
+    """The hand is over: the rebuys made during it become table credit."""
+    if not bank.rebuys:
+        return bank
+    return replace(bank, credits=moved(bank.credits, bank.rebuys), rebuys=MappingProxyType({}))
