@@ -78,7 +78,7 @@ class HttpWallet:
                                   f"debit {tid!r} was rolled back by {tombstone.id!r}", tid)
             row, _ = records.start(tx, request)
         if row.state != "pending":
-            return _known(row)
+            return records.answer(row)
         self._inflight.add(tid)
         try:
             outcome, calls = await self._call(request.kind, request.body())
@@ -147,7 +147,7 @@ class HttpWallet:
         with self.store.transaction() as tx:
             row, _ = records.start(tx, request)
         if row.state != "pending":
-            return _known(row)
+            return records.answer(row)
         return await self._deliver(request.kind, request.transaction_id, request.body())
 
     async def _deliver(self, kind: str, tid: str, body: dict) -> Receipt:
@@ -193,11 +193,3 @@ class HttpWallet:
     async def _undo_row(self, row: records.Row) -> Receipt:
         return await self._undo(DebitRequest(**records.body(row)))
 
-
-def _known(row: records.Row) -> Receipt:
-    """The answer to a repeat of a transaction the studio already settled."""
-    if row.state == "ok":
-        return Receipt(row.id, "ok", row.balance_after)
-    if row.state == "refused":
-        raise WalletError(row.code or "wallet.refused", "refused by the wallet earlier", row.id)
-    raise WalletError("wallet.unavailable", f"the transaction is {row.state}", row.id)

@@ -24,7 +24,7 @@ from sqlalchemy import BigInteger, Column, Index, Integer, Text, and_, insert, s
 from sqlmodel import Field, SQLModel
 
 from studio.storage.engine import Store, Tx
-from studio.wallet.port import WalletError, WalletRequest
+from studio.wallet.port import Receipt, WalletError, WalletRequest
 from studio.wallet.wire import encode
 
 STATES = ("pending", "ok", "refused", "unknown", "rolled_back")
@@ -170,3 +170,13 @@ def by_ids(tx: Tx, ids: Sequence[str]) -> dict[str, Row]:
         return {}
     rows = tx.conn.execute(select(_T).where(_T.c.id.in_(list(ids))))
     return {r.id: _row(r) for r in rows}
+
+
+def answer(row: Row) -> Receipt:
+    """The answer to a repeat of a transaction already settled: its receipt, or its refusal
+    again (``wallet.unavailable`` for a debit whose outcome was never learnt)."""
+    if row.state == "ok":
+        return Receipt(row.id, "ok", row.balance_after)
+    if row.state == "refused":
+        raise WalletError(row.code or "wallet.refused", "refused by the wallet earlier", row.id)
+    raise WalletError("wallet.unavailable", f"the transaction is {row.state}", row.id)
