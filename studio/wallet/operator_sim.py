@@ -13,6 +13,7 @@ requests, to misbehave the ways real wallets do (``POST /admin/faults``):
                        the rollback of this debit, is applied first: reordering)
     twice              process the request twice (a duplicated delivery) and answer the second
                        time; ``twice_answers`` keeps both answers for the tests
+    bad_signature      apply, then sign the answer with a wrong key (a forged or broken answer)
 
 Admin endpoints are signed like the protocol's: ``/admin/players`` (set balances),
 ``/admin/faults`` (replace the fault list), ``/admin/state`` (balances, faults left).
@@ -39,7 +40,8 @@ from studio.web.errors import WebError
 from studio.web.schemas import MAX_BODY, parse_json, validate
 
 log = logging.getLogger(__name__)
-Mode = Literal["slow", "error", "error_after_apply", "drop", "drop_after_apply", "late", "twice"]
+Mode = Literal["slow", "error", "error_after_apply", "drop", "drop_after_apply", "late", "twice",
+               "bad_signature"]
 Endpoint = Literal["balance", "debit", "credit", "rollback", "transactions", "*"]
 
 
@@ -135,10 +137,13 @@ class OperatorSim:
                                                      f"{request.method} {request.path}"))
             raise
 
-    def _reply(self, request: web.Request, status: int, raw: bytes) -> web.Response:
-        """Every answer is signed and bound to the request it answers."""
+    def _reply(self, request: web.Request, status: int, raw: bytes, *, forge: bool = False
+               ) -> web.Response:
+        """Every answer is signed and bound to the request it answers (``forge``: signed
+        with a key that is not the shared secret)."""
         bound = request.headers.get(signing.SIGNATURE_HEADER, "")
-        headers = signing.sign(self.key, raw, now=self.now, bound_to=bound)
+        key = b"not-the-shared-secret" if forge else self.key
+        headers = signing.sign(key, raw, now=self.now, bound_to=bound)
         return web.Response(status=status, body=raw, content_type="application/json",
                             headers=headers)
 
@@ -160,7 +165,8 @@ class OperatorSim:
             return self._reply(request, *refusal(e.code, e.message, **e.extra))
         fault = self._take_fault(endpoint)
         answer = await self._serve(endpoint, body, fault)
-        return self._reply(request, *answer)
+        return self._reply(request, *answer,
+                           forge=fault is not None and fault.mode == "bad_signature")
 
     def _take_fault(self, endpoint: str) -> Fault | None:
         for fault in self.faults:
@@ -184,7 +190,7 @@ class OperatorSim:
             return self._apply(endpoint, body)
         assert fault is not None
         log.info("fault %s on %s", mode, endpoint)
-        if mode == "slow":
+        if mode in ("slow", "bad_signature"):
             await asyncio.sleep(fault.delay)
             return self._apply(endpoint, body)
         if mode == "error":
@@ -230,6 +236,8 @@ class OperatorSim:
         except WebError as e:
             return self._reply(request, *refusal(e.code, e.message, **e.extra))
         state = wire.ok(players=self.book.accounts,
-                        faults=[vars(f) for f in self.faults if f.times > 0])
+                        faults=[vars(f) for f in self.faults if f.times > 0],
+                        requests={e: self.requests.count(e) for e in set(self.requests)},
+                        twice_identical=[a == b for a, b in self.twice_answers])
         return self._reply(request, 200, wire.encode(state))
 
