@@ -31,6 +31,11 @@ class Reply:
     status: int
     headers: dict[str, str]
     raw: bytes
+    request_signature: str = ""
+
+    def verify(self) -> None:
+        """The answer is the operator's, bound to the request it answers."""
+        signing.verify(KEY, self.headers, self.raw, bound_to=self.request_signature)
 
     @property
     def body(self) -> Any:
@@ -49,9 +54,10 @@ def post_raw(url: str, raw: bytes, *, key: bytes = KEY, headers: dict[str, str] 
     req = urllib.request.Request(url, data=raw, headers=sent, method="POST")
     try:
         with urllib.request.urlopen(req, timeout=10) as resp:
-            return Reply(resp.status, dict(resp.headers), resp.read())
+            return Reply(resp.status, dict(resp.headers), resp.read(),
+                         sent[signing.SIGNATURE_HEADER])
     except urllib.error.HTTPError as e:
-        return Reply(e.code, dict(e.headers), e.read())
+        return Reply(e.code, dict(e.headers), e.read(), sent[signing.SIGNATURE_HEADER])
 
 
 @dataclass
