@@ -82,9 +82,10 @@ def operator() -> Iterator[Operator]:
         yield op
 
 
-def reconcile_cli(url: str, database: str, *extra: str) -> subprocess.CompletedProcess[str]:
+def reconcile_cli(url: str, database: str, *extra: str, command: str = "reconcile"
+                  ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "studio.cli", "wallet", "reconcile", "--database", database,
+        [sys.executable, "-m", "studio.cli", "wallet", command, "--database", database,
          "--operator-url", url, *extra], cwd=ROOT, capture_output=True, text=True, timeout=60,
         check=False,
         env={"STUDIO_WALLET_SECRET": SECRET, "PYTHONPATH": str(ROOT), "PATH": "/usr/bin"})
@@ -104,3 +105,17 @@ def test_reconcile_command_exit_codes(operator: Operator, sqlite_url: str) -> No
     assert before.returncode == 0  # not in that period
     down = reconcile_cli("http://127.0.0.1:9", sqlite_url, "--timeout", "1")
     assert down.returncode == 2 and "reconcile.no_report" in down.stderr
+
+
+def test_drain_command_pays_what_is_owed(operator: Operator, sqlite_url: str) -> None:
+    store = Store.open(sqlite_url, background_checkpoint=False)
+    try:
+        records.ensure_schema(store)
+        with store.transaction() as tx:  # a win the previous process could not deliver
+            records.start(tx, credit("c1", 250, player="alice"))
+    finally:
+        store.dispose()
+    drained = reconcile_cli(operator.url, sqlite_url, command="drain")
+    assert (drained.returncode, drained.stdout.strip()) == (0, "1 settled, 0 still pending")
+    assert operator.balances()["alice"] == 1_250
+    assert reconcile_cli(operator.url, sqlite_url).returncode == 0

@@ -12,6 +12,7 @@ import pytest
 
 from studio.storage import Store
 from studio.storage.engine import utc_now
+from studio.tasks import cancel
 from studio.wallet import records
 from studio.wallet.client import WalletClient
 from studio.wallet.http_wallet import HttpWallet, rollback_id
@@ -286,3 +287,23 @@ async def test_reconcile_lists_every_difference(wallet: HttpWallet, operator: Op
         ("c-pending", "reconcile.pending"),
         ("c-unknown", "reconcile.missing_at_studio"),
     ]
+
+
+async def test_background_queue_and_concurrent_repeats(
+        wallet: HttpWallet, operator: Operator, real_clock_store: Store) -> None:
+    operator.faults({"endpoint": "credit", "mode": "error", "times": ATTEMPTS + 2})
+    assert (await wallet.credit(win("c1"))).state == "pending"
+    task = asyncio.create_task(wallet.run(0.02))
+    try:
+        for _ in range(250):  # the loop drains until the wallet answers
+            if state_of(real_clock_store, "c1") == "ok":
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        await cancel(task)
+    assert state_of(real_clock_store, "c1") == "ok"
+    # One bet sent twice at once (a double click, two retries crossing): taken once.
+    a, b = await asyncio.gather(wallet.debit(bet("d9")), wallet.debit(bet("d9")))
+    assert a.balance == b.balance == START + 2_000 - 1_000
+    assert operator.balances()["alice"] == START + 1_000
+    await assert_reconciled(real_clock_store, wallet)
