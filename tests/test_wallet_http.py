@@ -307,3 +307,35 @@ async def test_background_queue_and_concurrent_repeats(
     assert a.balance == b.balance == START + 2_000 - 1_000
     assert operator.balances()["alice"] == START + 1_000
     await assert_reconciled(real_clock_store, wallet)
+
+
+@pytest.mark.parametrize("rollback_delay", [0.0, 0.6])
+async def test_a_debit_given_up_by_another_process_is_not_accepted(
+        real_clock_store: Store, operator: Operator, rollback_delay: float) -> None:
+    """Process B takes A's debit for abandoned (abandon_after too short) and rolls it back
+    while A still waits. The wallet sees the rollback first (a tombstone refuses the debit),
+    or the debit first (the rollback refunds it while A is told ok): either way A must not
+    accept the bet, and the player keeps every cent."""
+    slow = WalletClient(operator.url, SECRET, timeout=1.0)
+    first_process = HttpWallet(real_clock_store, slow, attempts=1)
+    other = make_wallet(real_clock_store, operator.url, abandon_after=0.0)
+    other.client.timeout = 1.0
+    operator.faults({"endpoint": "debit", "mode": "slow", "delay": 0.5},
+                    {"endpoint": "rollback", "mode": "slow", "delay": rollback_delay})
+    try:
+        async def give_up_soon() -> int:
+            await asyncio.sleep(0.1)
+            return await other.drain()
+
+        first, drained = await asyncio.gather(first_process.debit(bet("d1")), give_up_soon(),
+                                              return_exceptions=True)
+        assert drained == 1
+        assert isinstance(first, WalletError), first
+        assert first.code == ("wallet.transaction_rolled_back" if rollback_delay == 0
+                              else "wallet.unavailable")
+        assert operator.balances()["alice"] == START
+        assert state_of(real_clock_store, "d1") in ("rolled_back", "refused")
+        await assert_reconciled(real_clock_store, first_process)
+    finally:
+        await other.close()
+        await first_process.close()

@@ -25,7 +25,9 @@ from studio.wallet.port import (
 )
 
 _CODES = {"ledger.insufficient_funds": "wallet.insufficient_funds",
-          "ledger.movement_conflict": "wallet.duplicate_mismatch"}
+          "ledger.movement_conflict": "wallet.duplicate_mismatch",
+          "ledger.invalid_id": "wallet.invalid_request",
+          "ledger.invalid_amount": "wallet.invalid_amount"}
 
 
 def movement_id(transaction_id: str) -> str:

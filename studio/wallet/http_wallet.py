@@ -11,8 +11,10 @@ The rules it keeps, so that no stake is taken twice and no win is lost:
 - credits and rollbacks are retried until the wallet answers: `drain` sends every pending
   one (the queue is the ``pending`` rows of the database, so a new process on the same
   database resumes it) and `run` drains every ``interval`` seconds;
-- a debit left ``pending`` by a process that died (older than ``abandon_after`` seconds) is
-  treated as unknown: rolled back, as if it had timed out;
+- a debit left ``pending`` by a process that died (older than ``abandon_after`` seconds,
+  which must exceed the time a debit's attempts can take) is treated as unknown: rolled back,
+  as if it had timed out; should its own process still learn it was applied, it does not
+  accept the bet (the debit is written ``ok`` only while it is still ``pending``);
 - answers are judged by `client.WalletClient`: a bad signature is an unknown outcome.
 """
 
@@ -116,8 +118,10 @@ class HttpWallet:
             if row.kind == "debit":
                 if row.created_at <= horizon:
                     with self.store.transaction() as tx:
-                        records.mark(tx, row.id, "unknown", code="wallet.abandoned")
-                    settled += (await self._undo_row(row)).state == "ok"
+                        given_up = records.mark(tx, row.id, "unknown", code="wallet.abandoned",
+                                                only_if="pending")
+                    if given_up:
+                        settled += (await self._undo_row(row)).state == "ok"
                 continue
             try:
                 receipt = await self._deliver(row.kind, row.id, records.body(row))
@@ -170,8 +174,15 @@ class HttpWallet:
                 records.mark(tx, tid, "refused", code=outcome.code, attempts=calls)
             else:
                 refunded = answer.get("refunded") if kind == "rollback" else None
-                records.mark(tx, tid, "ok", balance_after=answer.get("balance"),
-                             amount=refunded, attempts=calls)
+                # A debit another process gave up on (and is rolling back) stays given up.
+                if not records.mark(tx, tid, "ok", balance_after=answer.get("balance"),
+                                    amount=refunded, attempts=calls,
+                                    only_if="pending" if kind == "debit" else None):
+                    now = records.get(tx, tid)  # ok by a concurrent repeat is fine
+                    if now is None or now.state != "ok":
+                        raise WalletError("wallet.unavailable",
+                                          "the debit was given up and rolled back meanwhile",
+                                          tid)
                 row = records.get(tx, tid)
                 if kind == "rollback" and row is not None and row.ref is not None:
                     records.mark(tx, row.ref, "rolled_back")  # no row: nothing is marked

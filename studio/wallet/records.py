@@ -138,8 +138,11 @@ def start(tx: Tx, request: WalletRequest, *, state: str = "pending", amount: int
 
 def mark(tx: Tx, transaction_id: str, state: str, *, code: str | None = None,
          balance_after: int | None = None, amount: int | None = None,
-         attempts: int = 0) -> None:
-    """Record what the studio now knows of a transaction (and the attempts it took)."""
+         attempts: int = 0, only_if: str | None = None) -> bool:
+    """Record what the studio now knows of a transaction (and the attempts it took).
+
+    ``only_if``: change the row only while it is in that state (another process may have
+    settled it meanwhile); whether the row was changed."""
     assert state in STATES, state
     values: dict[str, Any] = {"state": state, "code": code, "updated_at": tx.now_ts(),
                               "attempts": _T.c.attempts + attempts}
@@ -147,7 +150,10 @@ def mark(tx: Tx, transaction_id: str, state: str, *, code: str | None = None,
         values["balance_after"] = balance_after
     if amount is not None:
         values["amount"] = amount
-    tx.conn.execute(update(_T).where(_T.c.id == transaction_id).values(**values))
+    where = _T.c.id == transaction_id
+    if only_if is not None:
+        where = and_(where, _T.c.state == only_if)
+    return tx.conn.execute(update(_T).where(where).values(**values)).rowcount == 1
 
 
 def pending(tx: Tx, kinds: Sequence[str] = ("credit", "rollback", "debit")) -> list[Row]:
