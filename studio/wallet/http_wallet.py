@@ -25,7 +25,7 @@ import hashlib
 import logging
 from datetime import timedelta
 
-from studio.storage.engine import Store, format_ts
+from studio.storage.engine import Store, Tx, format_ts
 from studio.wallet import records
 from studio.wallet.client import Outcome, WalletClient, with_retries
 from studio.wallet.port import (
@@ -87,7 +87,10 @@ class HttpWallet:
             if outcome.kind != "unknown":
                 return self._settle(request.kind, tid, outcome, calls)
             with self.store.transaction() as tx:
-                records.mark(tx, tid, "unknown", code=outcome.code, attempts=calls)
+                if not records.mark(tx, tid, "unknown", code=outcome.code, attempts=calls,
+                                    only_if="pending"):
+                    # A concurrent repeat of this debit settled it (or gave it up) meanwhile.
+                    return records.answer(_row(tx, tid))
         finally:
             self._inflight.discard(tid)
         log.warning("debit %s: no answer (%s); rolling it back", tid, outcome.code)
@@ -178,13 +181,9 @@ class HttpWallet:
                 if not records.mark(tx, tid, "ok", balance_after=answer.get("balance"),
                                     amount=refunded, attempts=calls,
                                     only_if="pending" if kind == "debit" else None):
-                    now = records.get(tx, tid)  # ok by a concurrent repeat is fine
-                    if now is None or now.state != "ok":
-                        raise WalletError("wallet.unavailable",
-                                          "the debit was given up and rolled back meanwhile",
-                                          tid)
-                row = records.get(tx, tid)
-                if kind == "rollback" and row is not None and row.ref is not None:
+                    records.answer(_row(tx, tid))  # ok by a concurrent repeat is fine
+                row = _row(tx, tid)
+                if kind == "rollback" and row.ref is not None:
                     records.mark(tx, row.ref, "rolled_back")  # no row: nothing is marked
         if outcome.kind == "refused":
             raise WalletError(outcome.code, answer.get("message", outcome.code), tid)
@@ -204,3 +203,9 @@ class HttpWallet:
     async def _undo_row(self, row: records.Row) -> Receipt:
         return await self._undo(DebitRequest(**records.body(row)))
 
+
+
+def _row(tx: Tx, transaction_id: str) -> records.Row:
+    row = records.get(tx, transaction_id)
+    assert row is not None, transaction_id  # rows are never deleted
+    return row
