@@ -169,3 +169,38 @@ def test_operator_command_line() -> None:
         parse_fault("debit:melt")
     assert args.func(build_parser().parse_args(
         ["sim", "operator", "--player", "a=-5", "--secret-env", "NO_SUCH_VAR_X"])) == 2
+
+
+def test_client_with_a_skewed_clock_gets_no_answer_it_trusts() -> None:
+    """An answer stamped outside the replay window is unknown, even if genuinely signed."""
+    skewed = WalletClient("http://127.0.0.1:9", KEY, now=lambda: time.time() + 120)
+    raw = wire.encode(wire.ok(transaction_id="t1", balance=900))
+    request_signature = "v1=" + "ab" * 32
+    headers = signing.sign(KEY, raw, bound_to=request_signature)
+    outcome = skewed._judge(DEBIT, 200, raw, headers, request_signature)
+    assert (outcome.kind, outcome.code) == ("unknown", "wallet.answer_stale_timestamp")
+    not_cents = wire.encode(wire.ok(transaction_id="t1", balance=9.5))
+    headers = signing.sign(KEY, not_cents, bound_to=request_signature)
+    client = WalletClient("http://127.0.0.1:9", KEY)
+    assert client._judge(DEBIT, 200, not_cents, headers, request_signature).code == \
+        "wallet.answer_malformed"
+
+
+async def test_the_studio_sends_nothing_it_would_refuse() -> None:
+    from studio.wallet.port import DebitRequest, WalletError
+
+    common = {"player_id": "alice", "round_id": "R1", "table_id": "T1", "game": "g"}
+    for amount in (0, -1, 1.5, True, 10**16):
+        with pytest.raises(WalletError) as e:
+            DebitRequest(transaction_id="t", amount=amount, **common).check()  # type: ignore[arg-type]
+        assert e.value.code == "wallet.invalid_amount"
+    with pytest.raises(WalletError) as e:
+        DebitRequest(transaction_id="", amount=1, **common).check()
+    assert e.value.code == "wallet.invalid_request"
+    # Nothing listens on port 9: a connection refused is an unknown outcome, not an error.
+    client = WalletClient("http://127.0.0.1:9", KEY, timeout=1)
+    try:
+        outcome = await client.call("balance", {"player_id": "a"})
+    finally:
+        await client.close()
+    assert (outcome.kind, outcome.code) == ("unknown", "wallet.connection_failed")
