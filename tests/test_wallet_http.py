@@ -122,16 +122,21 @@ async def test_slow_wallet_within_the_timeout(wallet: HttpWallet, operator: Oper
 
 @pytest.mark.parametrize("mode", ["drop", "drop_after_apply", "error", "error_after_apply",
                                   "slow"])
-async def test_one_lost_answer_is_retried_and_taken_once(
-        wallet: HttpWallet, operator: Operator, real_clock_store: Store, mode: str) -> None:
+@pytest.mark.parametrize("kind", ["debit", "credit"])
+async def test_one_lost_answer_is_retried_and_applied_once(
+        wallet: HttpWallet, operator: Operator, real_clock_store: Store, mode: str,
+        kind: str) -> None:
     """A timeout (applied or not), a 5xx (applied or not), a too slow answer: the retry with
-    the same id settles it, and the stake is taken exactly once."""
-    operator.faults({"endpoint": "debit", "mode": mode, "delay": HOLD})
-    got = await wallet.debit(bet("d1"))
-    assert (got.state, got.balance) == ("ok", START - 1_000)
-    assert operator.state()["requests"]["debit"] == 2
-    assert operator.balances()["alice"] == START - 1_000
-    assert state_of(real_clock_store, "d1") == "ok"
+    the same id settles it; the stake is taken, the win paid, exactly once."""
+    operator.faults({"endpoint": kind, "mode": mode, "delay": HOLD})
+    got = await (wallet.debit(bet("t1")) if kind == "debit" else wallet.credit(win("t1")))
+    expected = START - 1_000 if kind == "debit" else START + 2_000
+    assert (got.state, got.balance) == ("ok", expected)
+    assert operator.state()["requests"][kind] == 2
+    assert operator.balances()["alice"] == expected
+    assert state_of(real_clock_store, "t1") == "ok"
+    await asyncio.sleep(HOLD if mode == "slow" else 0)  # the slow first one lands: a repeat
+    assert operator.balances()["alice"] == expected
     await assert_reconciled(real_clock_store, wallet)
 
 
