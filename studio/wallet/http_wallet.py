@@ -37,6 +37,7 @@ from studio.wallet.port import (
 )
 
 log = logging.getLogger(__name__)
+UNREACHABLE = ("wallet.timeout", "wallet.connection_failed")
 
 
 def rollback_id(debit_id: str) -> str:
@@ -110,7 +111,11 @@ class HttpWallet:
 
     async def drain(self) -> int:
         """Send every pending credit and rollback once (and roll back abandoned debits);
-        the number of transactions settled."""
+        the number of transactions settled.
+
+        One call per transaction per pass, least tried first, so one transaction the wallet
+        chokes on does not hold up the others; a pass stops at the first timeout or refused
+        connection (the wallet is down: the next pass tries again)."""
         settled = 0
         with self.store.transaction() as tx:
             queue = records.pending(tx)
@@ -127,11 +132,13 @@ class HttpWallet:
                         settled += (await self._undo_row(row)).state == "ok"
                 continue
             try:
-                receipt = await self._deliver(row.kind, row.id, records.body(row))
+                receipt = await self._deliver(row.kind, row.id, records.body(row), attempts=1)
             except WalletError:
                 settled += 1  # refused: settled, for a person to look at (reconcile lists it)
                 continue
             settled += receipt.state == "ok"
+            if receipt.state == "pending" and receipt.why in UNREACHABLE:
+                break
         return settled
 
     async def run(self, interval: float) -> None:
@@ -145,8 +152,9 @@ class HttpWallet:
 
     # --- internals --------------------------------------------------------------------------
 
-    async def _call(self, kind: str, body: dict) -> tuple[Outcome, int]:
-        return await with_retries(self.client, kind, body, attempts=self.attempts,
+    async def _call(self, kind: str, body: dict, attempts: int | None = None
+                    ) -> tuple[Outcome, int]:
+        return await with_retries(self.client, kind, body, attempts=attempts or self.attempts,
                                   retry_delay=self.retry_delay)
 
     async def _queued(self, request: CreditRequest | RollbackRequest) -> Receipt:
@@ -157,14 +165,15 @@ class HttpWallet:
             return records.answer(row)
         return await self._deliver(request.kind, request.transaction_id, request.body())
 
-    async def _deliver(self, kind: str, tid: str, body: dict) -> Receipt:
+    async def _deliver(self, kind: str, tid: str, body: dict, attempts: int | None = None
+                       ) -> Receipt:
         self._inflight.add(tid)
         try:
-            outcome, calls = await self._call(kind, body)
+            outcome, calls = await self._call(kind, body, attempts)
             if outcome.kind == "unknown":
                 with self.store.transaction() as tx:
                     records.mark(tx, tid, "pending", code=outcome.code, attempts=calls)
-                return Receipt(tid, "pending")
+                return Receipt(tid, "pending", why=outcome.code)
             return self._settle(kind, tid, outcome, calls)
         finally:
             self._inflight.discard(tid)

@@ -107,6 +107,7 @@ class Receipt:
     transaction_id: str
     state: State
     balance: int | None = None
+    why: str | None = None  # pending: why the wallet's answer is not known yet
 
 
 class Wallet(Protocol):

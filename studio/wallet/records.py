@@ -157,10 +157,11 @@ def mark(tx: Tx, transaction_id: str, state: str, *, code: str | None = None,
 
 
 def pending(tx: Tx, kinds: Sequence[str] = ("credit", "rollback", "debit")) -> list[Row]:
-    """The queue: transactions whose outcome is still to be learnt, oldest first."""
+    """The queue: transactions whose outcome is still to be learnt, least tried first, then
+    oldest first (one the wallet keeps failing on goes to the back)."""
     rows = tx.conn.execute(select(_T).where(and_(_T.c.state == "pending",
                                                  _T.c.kind.in_(list(kinds))))
-                           .order_by(_T.c.seq))
+                           .order_by(_T.c.attempts, _T.c.seq))
     return [_row(r) for r in rows]
 
 
