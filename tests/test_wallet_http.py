@@ -362,3 +362,18 @@ async def test_a_pass_stops_when_the_wallet_is_unreachable(real_clock_store: Sto
         assert order == ["c2", "c3", "c1"]
     finally:
         await down.close()
+
+
+async def test_reconcile_a_period_whose_credit_was_paid_later(
+        wallet: HttpWallet, operator: Operator, real_clock_store: Store) -> None:
+    """Queued two hours ago (the wallet was down), paid now: that period reconciles."""
+    real_clock_store.clock = lambda: datetime.now(UTC) - timedelta(hours=2)
+    with real_clock_store.transaction() as tx:
+        records.start(tx, win("c-old"))
+    real_clock_store.clock = utc_now
+    assert await wallet.drain() == 1
+    now = datetime.now(UTC)
+    assert await reconcile(real_clock_store, wallet.client, now - timedelta(hours=3),
+                           now - timedelta(hours=1)) == []
+    later = await reconcile(real_clock_store, wallet.client, now - timedelta(minutes=30), now)
+    assert later == []  # listed by the wallet now, recorded by the studio earlier: fine

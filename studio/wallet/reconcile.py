@@ -18,12 +18,12 @@ A credit the wallet refused is also a difference: the player is owed that money.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from studio.storage.engine import Store, format_ts
+from studio.storage.engine import Store, format_ts, utc_now
 from studio.wallet import records
 from studio.wallet.client import WalletClient
 
@@ -102,12 +102,17 @@ def compare(rows: Iterable[records.Row], report: Iterable[dict[str, Any]],
     return diffs
 
 
-async def reconcile(store: Store, client: WalletClient, start: datetime,
-                    end: datetime) -> list[Difference]:
-    """Fetch the operator's report for [start, end) (widened by `MARGIN`) and compare."""
+async def reconcile(store: Store, client: WalletClient, start: datetime, end: datetime,
+                    now: Callable[[], datetime] = utc_now) -> list[Difference]:
+    """Compare the studio's transactions of [start, end) with the operator's report.
+
+    The report is asked from ``start`` (less `MARGIN`) until now (plus `MARGIN`), not only
+    until ``end``: a credit the studio queued in the period may have reached the wallet only
+    later, and is then no difference."""
     records.ensure_schema(store)
+    until = max(end, now()) + MARGIN
     outcome = await client.call("transactions", {"from": format_ts(start - MARGIN),
-                                                 "to": format_ts(end + MARGIN)})
+                                                 "to": format_ts(until)})
     listed = outcome.answer.get("transactions")
     if outcome.kind != "ok" or not isinstance(listed, list):
         raise ReconcileError("reconcile.no_report",
