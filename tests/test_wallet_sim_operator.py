@@ -68,8 +68,9 @@ def test_other_endpoints_refuse_bad_input(operator: Operator) -> None:
     assert (unknown.status, unknown.code) == (404, "request.unknown_endpoint")
     elsewhere = operator.post("/nothing/here", DEBIT)
     assert (elsewhere.status, elsewhere.code) == (404, "request.unknown_endpoint")
-    report = operator.post("/wallet/transactions", {"from": 1, "to": 2})
-    assert report.code == "request.invalid"
+    for period in ({"from": 1, "to": 2}, {"from": "yesterday", "to": "today"}, {}):
+        report = operator.post("/wallet/transactions", period)
+        assert (report.status, report.code) == (400, "request.invalid")
     fault = operator.post("/admin/faults", {"faults": [{"endpoint": "debit", "mode": "melt"}]})
     assert (fault.status, fault.code) == (400, "request.invalid")
     players = operator.post("/admin/players", {"players": {"bob": -1}})

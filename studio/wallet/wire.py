@@ -24,6 +24,7 @@ PATHS = {
 
 Id = Annotated[StrictStr, Field(min_length=1, max_length=MAX_ID)]
 Cents = Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT)]
+UTC_ISO = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$"  # as storage.format_ts
 
 
 class _Schema(BaseModel):
@@ -59,8 +60,8 @@ class TransactionsBody(_Schema):
     """A period of the operator's clock, ISO-8601 UTC text, ``from`` included, ``to`` not."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-    start: Annotated[StrictStr, Field(alias="from", max_length=40)]
-    end: Annotated[StrictStr, Field(alias="to", max_length=40)]
+    start: Annotated[StrictStr, Field(alias="from", pattern=UTC_ISO)]
+    end: Annotated[StrictStr, Field(alias="to", pattern=UTC_ISO)]
 
 
 BODIES: dict[str, type[_Schema]] = {
