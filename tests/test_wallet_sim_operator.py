@@ -117,6 +117,10 @@ def test_requests_without_a_good_signature_are_refused(operator: Operator) -> No
     assert (tampered.status, tampered.code) == (401, "auth.bad_signature")
     assert operator.balances()["alice"] == 1000 + 100
     assert "sig" not in {e["transaction_id"] for e in operator.report()}
+    admin = operator.post("/admin/players", {"players": {"alice": 10**9}},
+                          key=b"someone-else's-secret-key")
+    assert (admin.status, admin.code) == (401, "auth.bad_signature")  # admin is signed too
+    assert operator.balances()["alice"] == 1000 + 100
 
 
 def test_answers_are_signed_and_bound_to_their_request(operator: Operator) -> None:

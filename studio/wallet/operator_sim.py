@@ -45,18 +45,18 @@ Mode = Literal["slow", "error", "error_after_apply", "drop", "drop_after_apply",
 Endpoint = Literal["balance", "debit", "credit", "rollback", "transactions", "*"]
 
 
-class FaultBody(wire._Schema):
+class FaultBody(wire.Schema):
     endpoint: Endpoint
     mode: Mode
     times: Annotated[StrictInt, Field(ge=1, le=1000)] = 1
     delay: Annotated[NonNegativeFloat, Field(le=600)] = 0.0
 
 
-class FaultsBody(wire._Schema):
+class FaultsBody(wire.Schema):
     faults: Annotated[list[FaultBody], Field(max_length=100)]
 
 
-class PlayersBody(wire._Schema):
+class PlayersBody(wire.Schema):
     players: Annotated[dict[Annotated[str, Field(min_length=1, max_length=200)],
                             Annotated[StrictInt, Field(ge=0, le=wire.MAX_AMOUNT)]],
                        Field(max_length=1000)]

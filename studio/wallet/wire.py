@@ -27,15 +27,15 @@ Cents = Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT)]
 UTC_ISO = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$"  # as storage.format_ts
 
 
-class _Schema(BaseModel):
+class Schema(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class BalanceBody(_Schema):
+class BalanceBody(Schema):
     player_id: Id
 
 
-class _Movement(_Schema):
+class _Movement(Schema):
     transaction_id: Id
     player_id: Id
     round_id: Id
@@ -56,7 +56,7 @@ class RollbackBody(_Movement):
     debit_transaction_id: Id
 
 
-class TransactionsBody(_Schema):
+class TransactionsBody(Schema):
     """A period of the operator's clock, ISO-8601 UTC text, ``from`` included, ``to`` not."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
@@ -64,7 +64,7 @@ class TransactionsBody(_Schema):
     end: Annotated[StrictStr, Field(alias="to", pattern=UTC_ISO)]
 
 
-BODIES: dict[str, type[_Schema]] = {
+BODIES: dict[str, type[Schema]] = {
     "balance": BalanceBody, "debit": DebitBody, "credit": CreditBody,
     "rollback": RollbackBody, "transactions": TransactionsBody,
 }
@@ -86,7 +86,7 @@ def status_of(code: str) -> int:
     return STATUS.get(code, 409)
 
 
-def parse_body(endpoint: str, raw: bytes) -> _Schema:
+def parse_body(endpoint: str, raw: bytes) -> Schema:
     """The body of a request to ``endpoint``, or `WebError` with a stable code. A bad amount
     has its own code (``wallet.invalid_amount``): it is the error a caller most needs named."""
     try:
