@@ -377,3 +377,15 @@ async def test_reconcile_a_period_whose_credit_was_paid_later(
                            now - timedelta(hours=1)) == []
     later = await reconcile(real_clock_store, wallet.client, now - timedelta(minutes=30), now)
     assert later == []  # listed by the wallet now, recorded by the studio earlier: fine
+
+
+async def test_a_wallet_that_never_answers(wallet: HttpWallet, operator: Operator,
+                                           real_clock_store: Store) -> None:
+    """Applied and never answered (the operator holds the answers until it stops)."""
+    operator.faults({"endpoint": "debit", "mode": "drop_after_apply", "times": ATTEMPTS})
+    with pytest.raises(WalletError) as e:
+        await wallet.debit(bet("d1"))
+    assert e.value.code == "wallet.unavailable"
+    assert operator.balances()["alice"] == START
+    await assert_reconciled(real_clock_store, wallet)
+    # The operator still holds three answers: it stops at once all the same (the fixture).

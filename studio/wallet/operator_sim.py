@@ -7,8 +7,9 @@ requests, to misbehave the ways real wallets do (``POST /admin/faults``):
     slow               wait ``delay`` s, then apply and answer
     error              answer 500 without applying
     error_after_apply  apply, then answer 500 (the answer is lost, the money moved)
-    drop               never apply; hold the request ``delay`` s, then 500 (the client gave up)
-    drop_after_apply   apply, then hold the answer ``delay`` s (the client gave up)
+    drop               never apply; hold the request ``delay`` s, then 500 (the client gave up;
+                       no ``delay``: never answer, until the service stops)
+    drop_after_apply   apply, then hold the answer ``delay`` s (no ``delay``: never answer)
     late               hold the request ``delay`` s, then apply it (what arrives meanwhile, e.g.
                        the rollback of this debit, is applied first: reordering)
     twice              process the request twice (a duplicated delivery) and answer the second
@@ -40,6 +41,7 @@ from studio.web.errors import WebError
 from studio.web.schemas import MAX_BODY, parse_json, validate
 
 log = logging.getLogger(__name__)
+NEVER = 24 * 3600.0  # seconds a dropped request is held when no delay is given
 Mode = Literal["slow", "error", "error_after_apply", "drop", "drop_after_apply", "late", "twice",
                "bad_signature"]
 Endpoint = Literal["balance", "debit", "credit", "rollback", "transactions", "*"]
@@ -191,7 +193,7 @@ class OperatorSim:
         assert fault is not None
         log.info("fault %s on %s", mode, endpoint)
         if mode in ("slow", "bad_signature"):
-            await asyncio.sleep(fault.delay)
+            await self._hold(fault.delay)
             return self._apply(endpoint, body)
         if mode == "error":
             return failure
@@ -199,26 +201,34 @@ class OperatorSim:
             self._apply(endpoint, body)
             return failure
         if mode == "drop":
-            await asyncio.sleep(fault.delay)
+            await self._hold(fault.delay or NEVER)
             return failure
         if mode == "drop_after_apply":
             answer = self._apply(endpoint, body)
-            await asyncio.sleep(fault.delay)
+            await self._hold(fault.delay or NEVER)
             return answer
         if mode == "late":
             # Applied even if the client hangs up meanwhile: the request is in the wallet.
-            held = asyncio.ensure_future(self._later(fault.delay, endpoint, body))
-            self._held.add(held)
-            held.add_done_callback(self._held.discard)
-            return await asyncio.shield(held)
+            late = await self._hold(fault.delay, lambda: self._apply(endpoint, body))
+            assert late is not None
+            return late
         first = self._apply(endpoint, body)  # twice
         second = self._apply(endpoint, body)
         self.twice_answers.append((first, second))
         return second
 
-    async def _later(self, delay: float, endpoint: str, body: Any) -> Answer:
-        await asyncio.sleep(delay)
-        return self._apply(endpoint, body)
+    async def _hold(self, seconds: float, then: Callable[[], Answer] | None = None
+                    ) -> Answer | None:
+        """Wait ``seconds`` (then run ``then``) in a task of the service's own: it goes on if
+        the client hangs up, and `stop` ends it (a request held "forever" included)."""
+        async def wait() -> Answer | None:
+            await asyncio.sleep(seconds)
+            return then() if then is not None else None
+
+        held = asyncio.ensure_future(wait())
+        self._held.add(held)
+        held.add_done_callback(self._held.discard)
+        return await asyncio.shield(held)
 
     async def _admin(self, request: web.Request) -> web.Response:
         action = request.match_info["action"]
