@@ -775,7 +775,10 @@ class TableActor:
         self._cancel_timer("decision", "betting")
         self.rounds_completed += 1
         self.history.append({"round_id": e.data.get("round_id"), "type": e.type,
-                             "dealer": e.data.get("dealer"), "reason": e.data.get("reason")})
+                             "dealer": e.data.get("dealer"), "reason": e.data.get("reason"),
+                             "summary": self.game.round_summary(e.data)
+                             if e.type == "round_closed" and not e.data.get("no_bets")
+                             else None})
         del self.history[:-200]
         self.book = None
         self.card_log = []

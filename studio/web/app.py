@@ -26,7 +26,7 @@ from devices.camera.assets import ASSETS_DIR, BACK_FILE
 from studio.cards import CardCodeError, DeckArt, parse_card, scan_file_name
 from studio.games import GAMES, game_for
 from studio.storage import StorageError
-from studio.web import metrics_api, player_api, staff, technician_api
+from studio.web import launch_api, lobby, metrics_api, player_api, staff, technician_api
 from studio.web.context import STUDIO, Studio
 from studio.web.errors import WebError
 from studio.web.http_errors import header_limit
@@ -152,6 +152,8 @@ def create_app(studio: Studio) -> web.Application:
     dealer_routes.add_routes(app)
     technician_api.add_routes(app)
     metrics_api.add_routes(app)
+    launch_api.add_routes(app)
+    lobby.add_routes(app)
     for table_id, service in studio.video.items():
         _mount_video(app, studio, table_id, service)
     return app
@@ -162,9 +164,10 @@ def _mount_video(app: web.Application, studio: Studio, table_id: str, service) -
     from streaming.signalling import create_streaming_app
 
     def authorize(request: web.Request) -> str | None:
-        header = request.headers.get("Authorization", "")
+        from studio.web.player_api import player_of
+
         try:
-            return studio.signer.player(header.removeprefix("Bearer ").strip() or None).id
+            return player_of(request, studio).id  # a bearer token, or a launch's cookie
         except WebError:
             return None
 

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from studio.clock import Clock
-from studio.config import WebSection
+from studio.config import OperatorConfig, WebSection
 from studio.metrics import StudioMetrics
+from studio.operators import launch
+from studio.operators.limits import ResponsibleGaming
 from studio.storage import Store
 from studio.web.auth import Accounts, TokenSigner
 from studio.web.errors import WebError
@@ -42,11 +44,22 @@ class Studio:
     # private tables by table id; each player's instance joins `tables` while it is open
     private: dict[str, PrivateTables] = field(default_factory=dict)
     metrics: StudioMetrics = field(default_factory=StudioMetrics)
+    # the operators who launch players here, by id: their configuration and shared secret
+    operators: dict[str, tuple[OperatorConfig, bytes]] = field(default_factory=dict)
+    rg: ResponsibleGaming = field(init=False)  # the limits operators set per player
+    dealers_on_duty: dict[str, str] = field(default_factory=dict)  # table id -> dealer's name
 
     def __post_init__(self) -> None:
         for service in self.tables.values():
             self.metrics.watch(service)
         self.metrics.video = self.video  # the same tables' videos, read when scraped
+        self.rg = ResponsibleGaming(self.store)
+        launch.ensure_schema(self.store)
+
+    def add_operator(self, cfg: OperatorConfig, secret: bytes) -> None:
+        if len(secret) < 16:
+            raise ValueError(f"operator {cfg.id}: the shared secret must be 16+ bytes")
+        self.operators[cfg.id] = (cfg, secret)
 
     def add_table(self, service: TableService) -> None:
         """Serve a live table (one built after the studio was)."""
