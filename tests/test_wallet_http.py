@@ -20,8 +20,8 @@ from studio.wallet.port import CreditRequest, DebitRequest, RollbackRequest, Wal
 from studio.wallet.reconcile import reconcile
 from tests.wallet_harness import SECRET, Operator, running_operator
 
-TIMEOUT = 0.3  # the client's; a fault that must outlast it waits HOLD
-HOLD = 0.6
+TIMEOUT = 0.5  # the client's; a fault that must outlast it waits HOLD
+HOLD = 0.9
 ATTEMPTS = 3
 START = 10_000
 
