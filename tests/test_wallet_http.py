@@ -5,6 +5,7 @@ all, paid once), what the studio recorded, and that reconcile finds nothing to r
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -389,3 +390,37 @@ async def test_a_wallet_that_never_answers(wallet: HttpWallet, operator: Operato
     assert operator.balances()["alice"] == START
     await assert_reconciled(real_clock_store, wallet)
     # The operator still holds three answers: it stops at once all the same (the fixture).
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_random_faults_lose_nothing_and_pay_nothing_twice(
+        wallet: HttpWallet, operator: Operator, real_clock_store: Store, seed: int) -> None:
+    """Bets and wins under random faults (each hitting 0 to 4 calls: up to every attempt
+    and beyond). Whatever happened, the operator's balance is the start, less the bets the
+    studio accepted, plus every win it owed; and reconcile agrees, once the queue drained."""
+    rng = random.Random(seed)
+    modes = ["error", "error_after_apply", "twice", "bad_signature", "slow"]
+    accepted: list[int] = []
+    owed: list[int] = []
+    for n in range(24):
+        kind = rng.choice(["debit", "credit"])
+        times = rng.randint(0, 4)
+        operator.faults(*([{"endpoint": kind, "mode": rng.choice(modes), "times": times,
+                            "delay": 0.01}] if times else []))
+        amount = rng.randint(1, 300)
+        if kind == "debit":
+            try:
+                await wallet.debit(bet(f"d{n}", amount))
+                accepted.append(amount)
+            except WalletError as e:
+                assert e.code == "wallet.unavailable"
+        else:
+            await wallet.credit(win(f"c{n}", amount))
+            owed.append(amount)
+    operator.faults()
+    while await wallet.drain():
+        pass
+    with real_clock_store.reader() as tx:
+        assert records.pending(tx) == []
+    assert operator.balances()["alice"] == START - sum(accepted) + sum(owed)
+    await assert_reconciled(real_clock_store, wallet)
