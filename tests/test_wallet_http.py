@@ -112,6 +112,24 @@ async def test_refusals_are_final(wallet: HttpWallet, operator: Operator,
     await assert_reconciled(real_clock_store, wallet)
 
 
+async def test_every_call_is_reported_to_the_observer(operator: Operator,
+                                                     real_clock_store: Store) -> None:
+    calls: list[tuple[str, float, str | None]] = []
+    client = WalletClient(operator.url, SECRET, timeout=TIMEOUT,
+                          observe=lambda *call: calls.append(call))
+    wallet = HttpWallet(real_clock_store, client, attempts=2)
+    try:
+        operator.faults({"endpoint": "debit", "mode": "error"})
+        await wallet.debit(bet("d1"))
+        with pytest.raises(WalletError):
+            await wallet.debit(bet("d2", amount=START))  # refused: an answer, not a failure
+    finally:
+        await wallet.close()
+    assert [(op, why) for op, _, why in calls] == [
+        ("debit", "server.failure"), ("debit", None), ("debit", None)]
+    assert all(0 < seconds < TIMEOUT for _, seconds, _ in calls)
+
+
 async def test_slow_wallet_within_the_timeout(wallet: HttpWallet, operator: Operator,
                                               real_clock_store: Store) -> None:
     operator.faults({"endpoint": "debit", "mode": "slow", "delay": TIMEOUT / 3})
