@@ -5,6 +5,7 @@ all, paid once), what the studio recorded, and that reconcile finds nothing to r
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -20,8 +21,8 @@ from studio.wallet.port import CreditRequest, DebitRequest, RollbackRequest, Wal
 from studio.wallet.reconcile import reconcile
 from tests.wallet_harness import SECRET, Operator, running_operator
 
-TIMEOUT = 0.3  # the client's; a fault that must outlast it waits HOLD
-HOLD = 0.6
+TIMEOUT = 0.5  # the client's; a fault that must outlast it waits HOLD
+HOLD = 0.9
 ATTEMPTS = 3
 START = 10_000
 
@@ -109,6 +110,24 @@ async def test_refusals_are_final(wallet: HttpWallet, operator: Operator,
     assert state_of(real_clock_store, "d-big") == "refused"
     assert operator.balances()["alice"] == START
     await assert_reconciled(real_clock_store, wallet)
+
+
+async def test_every_call_is_reported_to_the_observer(operator: Operator,
+                                                     real_clock_store: Store) -> None:
+    calls: list[tuple[str, float, str | None]] = []
+    client = WalletClient(operator.url, SECRET, timeout=TIMEOUT,
+                          observe=lambda *call: calls.append(call))
+    wallet = HttpWallet(real_clock_store, client, attempts=2)
+    try:
+        operator.faults({"endpoint": "debit", "mode": "error"})
+        await wallet.debit(bet("d1"))
+        with pytest.raises(WalletError):
+            await wallet.debit(bet("d2", amount=START))  # refused: an answer, not a failure
+    finally:
+        await wallet.close()
+    assert [(op, why) for op, _, why in calls] == [
+        ("debit", "server.failure"), ("debit", None), ("debit", None)]
+    assert all(0 < seconds < TIMEOUT for _, seconds, _ in calls)
 
 
 async def test_slow_wallet_within_the_timeout(wallet: HttpWallet, operator: Operator,
@@ -389,3 +408,41 @@ async def test_a_wallet_that_never_answers(wallet: HttpWallet, operator: Operato
     assert operator.balances()["alice"] == START
     await assert_reconciled(real_clock_store, wallet)
     # The operator still holds three answers: it stops at once all the same (the fixture).
+
+
+@pytest.mark.parametrize(("seed", "timing"), [(1, False), (2, False), (3, True)])
+async def test_random_faults_lose_nothing_and_pay_nothing_twice(
+        wallet: HttpWallet, operator: Operator, real_clock_store: Store, seed: int,
+        timing: bool) -> None:
+    """Bets and wins under random faults (each hitting 0 to 4 calls: up to every attempt
+    and beyond). Whatever happened, the operator's balance is the start, less the bets the
+    studio accepted, plus every win it owed; and reconcile agrees, once the queue drained."""
+    rng = random.Random(seed)
+    modes = ["error", "error_after_apply", "twice", "bad_signature", "slow"]
+    if timing:  # the faults that cost real time: lost answers, late (reordered) requests
+        modes = ["drop", "drop_after_apply", "late", "error"]
+    accepted: list[int] = []
+    owed: list[int] = []
+    for n in range(12 if timing else 24):
+        kind = rng.choice(["debit", "credit"])
+        times = rng.randint(0, 4)
+        operator.faults(*([{"endpoint": kind, "mode": rng.choice(modes), "times": times,
+                            "delay": HOLD if timing else 0.01}] if times else []))
+        amount = rng.randint(1, 300)
+        if kind == "debit":
+            try:
+                await wallet.debit(bet(f"d{n}", amount))
+                accepted.append(amount)
+            except WalletError as e:
+                assert e.code == "wallet.unavailable"
+        else:
+            await wallet.credit(win(f"c{n}", amount))
+            owed.append(amount)
+    operator.faults()
+    await asyncio.sleep(HOLD if timing else 0)  # late requests land
+    while await wallet.drain():
+        pass
+    with real_clock_store.reader() as tx:
+        assert records.pending(tx) == []
+    assert operator.balances()["alice"] == START - sum(accepted) + sum(owed)
+    await assert_reconciled(real_clock_store, wallet)

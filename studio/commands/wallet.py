@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("wallet", help="the operator's seamless wallet: reconcile")
+    p = sub.add_parser("wallet", help="the operator's seamless wallet: reconcile, drain the queue")
     actions = p.add_subparsers(dest="wallet_command", required=True, metavar="ACTION")
     r = actions.add_parser("reconcile", help="compare the studio's record with the wallet's")
     _connection(r)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -21,6 +22,9 @@ from studio.wallet import signing, wire
 from studio.wallet.signing import SignatureError
 from studio.web.errors import WebError
 from studio.web.schemas import parse_json
+
+# (operation, seconds, why the outcome is unknown or None): e.g. Metrics.wallet_call.
+Observer = Callable[[str, float, str | None], None]
 
 # Refusals that say for certain that nothing was applied and never will be under this id.
 FINAL = (*wire.FINAL_REFUSALS, "wallet.duplicate_mismatch")
@@ -37,11 +41,12 @@ class WalletClient:
     """One operator's wallet at ``base_url``, with the secret both sides share."""
 
     def __init__(self, base_url: str, secret: bytes | str, *, timeout: float = 2.0,
-                 now: signing.Now = time.time) -> None:
+                 now: signing.Now = time.time, observe: Observer | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.key = signing.secret_bytes(secret)
         self.timeout = timeout
         self.now = now
+        self.observe = observe
         self._session: aiohttp.ClientSession | None = None
 
     async def close(self) -> None:
@@ -51,7 +56,17 @@ class WalletClient:
 
     async def call(self, endpoint: str, body: dict[str, Any], path: str | None = None
                    ) -> Outcome:
-        """POST ``body`` to the endpoint, signed; the outcome, never an exception."""
+        """POST ``body`` to the endpoint, signed; the outcome, never an exception. Each call
+        is reported to ``observe`` (the studio's metrics): its time, and for an unknown
+        outcome why."""
+        started = time.perf_counter()
+        outcome = await self._call(endpoint, body, path)
+        if self.observe is not None:
+            self.observe(endpoint, time.perf_counter() - started,
+                         outcome.code if outcome.kind == "unknown" else None)
+        return outcome
+
+    async def _call(self, endpoint: str, body: dict[str, Any], path: str | None) -> Outcome:
         if self._session is None:
             self._session = aiohttp.ClientSession()
         raw = wire.encode(body)
