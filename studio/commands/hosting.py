@@ -92,3 +92,35 @@ async def until_signal() -> None:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
     await stop.wait()
+
+
+def connect_operators(cfg: StudioConfig, studio: Studio) -> list[asyncio.Task[None]]:
+    """The configuration's operators: each may launch players (its shared secret from its
+    environment variable); one with a wallet of its own gets the HTTP wallet, whose queue of
+    credits and rollbacks is drained every second for as long as the studio runs (the tasks
+    returned). A missing or short secret refuses to start (ValueError)."""
+    import os
+
+    tasks = []
+    for op in cfg.operators:
+        secret = os.environ.get(op.secret_env, "").encode()
+        if len(secret) < 16:
+            raise ValueError(f"operator {op.id}: set ${op.secret_env} to the shared secret "
+                             "(16+ bytes)")
+        tasks += add_operator(studio, op, secret)
+    return tasks
+
+
+def add_operator(studio: Studio, op, secret: bytes) -> list[asyncio.Task[None]]:
+    """One operator on a running studio (its wallet's queue drained by the task returned)."""
+    from studio.wallet.client import WalletClient
+    from studio.wallet.http_wallet import HttpWallet
+
+    studio.add_operator(op, secret)
+    if not op.wallet_url:
+        return []
+    wallet = HttpWallet(studio.store, WalletClient(op.wallet_url, secret,
+                                                   now=studio.clock.now,  # signed on our clock
+                                                   observe=studio.metrics.wallet_call))
+    studio.wallets.add(op.id, wallet)
+    return [asyncio.get_running_loop().create_task(wallet.run(1.0), name=f"wallet-{op.id}")]

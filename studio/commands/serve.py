@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from studio.commands.hosting import (
+    connect_operators,
     live_tables,
     open_store,
     private_tables,
@@ -198,6 +199,12 @@ async def _serve(args: argparse.Namespace) -> None:
             if rt.watch is not None:
                 studio.metrics.cameras[t.id] = rt.watch
         served_private = await serve_private_tables(cfg, store, clock, hub, studio)
+        try:
+            wallet_tasks = connect_operators(cfg, studio)
+        except ValueError as e:
+            print(f"error operator.secret_missing {e}", file=sys.stderr, flush=True)
+            return
+        await studio.wallets.recover()  # what a crash left between a wallet and the tables
         host = args.host or cfg.studio.host
         runner, base = await start_site(studio, host, cfg.studio.port if args.port is None
                                         else args.port)
@@ -216,9 +223,14 @@ async def _serve(args: argparse.Namespace) -> None:
         if skipped:
             print(f"  not served yet (no table actor for their game): {', '.join(skipped)}",
                   flush=True)
+        for op in cfg.operators:
+            print(f"  operator {op.id} ({op.name}): launches at {base}/api/operator/launch"
+                  + (f", wallet {op.wallet_url}" if op.wallet_url else ""), flush=True)
         print("SIGINT or SIGTERM stops the studio.", flush=True)
         await until_signal()
         print("stopping…", flush=True)
+        for task in wallet_tasks:
+            task.cancel()
         await runner.cleanup()
     finally:
         for p in served_private:

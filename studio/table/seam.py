@@ -225,6 +225,7 @@ class Game(Protocol):
     grouped: Mapping[str, str]      # settlement event -> stored event holding many of them
     derived_events: frozenset[str]  # events the round derives (the replay must agree)
     choices: Mapping[str, Any]      # decision words players send -> the game's value
+    choices_adding_money: frozenset[str]  # those that may put money on the table (a double)
     default_bet: str                # the bet kind of a bet that names none
 
     def table_rules(self, cfg: Any) -> Any: ...

@@ -36,6 +36,7 @@ from pydantic import Field, NonNegativeFloat, StrictInt
 from studio.storage.engine import utc_now
 from studio.wallet import signing, wire
 from studio.wallet.operator_book import Answer, OperatorBook, refusal
+from studio.wallet.operator_casino import Casino
 from studio.wallet.signing import SignatureError
 from studio.web.errors import WebError
 from studio.web.schemas import MAX_BODY, parse_json, validate
@@ -99,11 +100,18 @@ class OperatorSim:
         self._held: set[asyncio.Task[Any]] = set()
         self._runner: web.AppRunner | None = None
         self.url = ""
+        self.casino: Casino | None = None  # its web site, once told where the studio is
+
+    def launches_into(self, studio_url: str, operator_id: str) -> None:
+        """Serve the casino's site too (/casino), launching its players into the studio."""
+        self.casino = Casino(operator_id, studio_url, self.key, self.book.accounts, self.now)
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._json_errors])
         app.router.add_post("/wallet/{endpoint}", self._wallet)
         app.router.add_post("/admin/{action}", self._admin)
+        if self.casino is not None:
+            self.casino.add_routes(app)
         return app
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:

@@ -165,6 +165,12 @@ def pending(tx: Tx, kinds: Sequence[str] = ("credit", "rollback", "debit")) -> l
     return [_row(r) for r in rows]
 
 
+def debits_ok(tx: Tx) -> list[Row]:
+    """The debits the wallet took (a recovery checks each has its mirror)."""
+    rows = tx.conn.execute(select(_T).where(and_(_T.c.kind == "debit", _T.c.state == "ok")))
+    return [_row(r) for r in rows]
+
+
 def between(tx: Tx, start_ts: str, end_ts: str) -> list[Row]:
     """Transactions the studio recorded in [start, end) (ISO-8601 UTC text)."""
     rows = tx.conn.execute(select(_T).where(and_(_T.c.created_at >= start_ts,

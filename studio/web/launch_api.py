@@ -127,10 +127,11 @@ async def redeem(request: web.Request) -> web.StreamResponse:
         got = launch.redeem(studio.store, request.match_info["code"], now)
     except launch.LaunchRefused as e:
         return _refusal_page(404 if e.code == "launch.unknown" else 410, e.code, e.message)
+    await studio.wallets.refresh(got.player_id)  # an operator's wallet: what it holds now
     with studio.store.reader() as tx:
         b = ledger.balance(tx, got.player_id)
-    studio.rg.start(got.player_id, got.operator, parse_limits(got.limits or None),
-                    b.available + b.reserved, now)
+    held = b.available + b.reserved + studio.wallets.outside(got.player_id)
+    studio.rg.start(got.player_id, got.operator, parse_limits(got.limits or None), held, now)
     target = f"/play?table={got.table_id}&lang={got.lang}" if got.table_id else \
         f"/lobby?lang={got.lang}"
     response = web.Response(status=303, headers={

@@ -78,9 +78,11 @@ def _private(studio: Studio, table_id: str) -> dict[str, Any]:
 
 
 def _holding(studio: Studio, player: str) -> tuple[dict[str, int], int]:
+    """The player's balance (the studio's ledger and an operator's wallet), and all of it."""
     with studio.store.reader() as tx:
         b = ledger.balance(tx, player)
-    return {"available": b.available, "reserved": b.reserved}, b.available + b.reserved
+    available = b.available + studio.wallets.outside(player)
+    return {"available": available, "reserved": b.reserved}, available + b.reserved
 
 
 async def lobby(request: web.Request) -> web.Response:

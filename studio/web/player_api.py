@@ -109,7 +109,7 @@ async def _command(request: web.Request, model: type[s.M], route: str,
             amount = stake(studio, table, who.id, body) if stake is not None else 0
             if stake is not None and not replay and amount != 0:  # 0: stakes nothing
                 _within_limits(studio, table, who.id, amount)
-            answer = await run(table, who.id, body)
+            answer = await _through_wallet(studio, table, who.id, body, amount, run)
             if answer.get("ok") and amount and not replay:
                 studio.rg.record(who.id, amount)
     except WebError as e:
@@ -119,6 +119,24 @@ async def _command(request: web.Request, model: type[s.M], route: str,
     if replay:
         answer = {**answer, "replayed": True}
     return answer_response(answer)
+
+
+async def _through_wallet(studio: Studio, table: TableService, player: str, body: Any,
+                          amount: int | None, run: Any) -> dict[str, Any]:
+    """The command at its table, funded from the player's operator wallet when it stakes (a
+    decision that may add money: funded with what the player has on that position, the rest
+    given back after it)."""
+    actor = table.actor
+    round_id = actor.state.round_id if actor.state is not None else "-"
+    give_back = amount is None
+    if give_back:  # a decision: only the words that may add money need funding
+        choice = getattr(body, "choice", None)
+        amount = sum(b["amount"] for b in actor.snapshot(f"player:{player}")["round"]
+                     ["my_bets"] if b["position"] == body.position) \
+            if choice in actor.game.choices_adding_money and actor.state is not None else 0
+    return await studio.wallets.funded(
+        player, amount or 0, body.key, table.table_id, round_id, actor.game.name,
+        lambda: run(table, player, body), give_back=give_back)
 
 
 def _within_limits(studio: Studio, table: TableService, player: str, amount: int | None
