@@ -158,7 +158,7 @@ async def test_a_blackjack_double_is_funded_from_the_wallet_a_stand_takes_nothin
     assert (await ann.bet(1, 1_000))[1]["ok"]
     await studio.close_betting()
     await studio.deal("Qd", "5c", "6s", "6b", "Tc")            # burn; seat 1: 11, dealer 6 T
-    status, answer = await ann.decide(1, "double")
+    _, answer = await ann.decide(1, "double")
     assert answer["ok"], answer
     await studio.studio.wallets.settled()
     assert casino.book.accounts["ann"] == 48_000               # the double taken as well

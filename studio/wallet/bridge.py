@@ -48,6 +48,7 @@ from studio.wallet.port import (
 
 log = logging.getLogger(__name__)
 ROUND_ENDS = frozenset({"round_closed", "round_voided"})
+PAY_AT_ONCE = 32  # pay-outs in flight to the wallets at once
 
 
 def mirror_id(transaction_id: str) -> str:
@@ -215,11 +216,17 @@ class WalletBridge:
         task.add_done_callback(self._tasks.discard)
 
     async def _pay_everyone(self, table_id: str, round_id: str, reason: str) -> None:
-        for player in list(self._players):
-            try:
-                await self.pay_out(player, table_id, round_id, "", reason)
-            except (LedgerError, WalletError):
-                log.exception("pay-out to %s failed", player)
+        """Every wallet player's pay-out, `PAY_AT_ONCE` calls to the wallets at a time (a
+        round of thousands of winners would otherwise wait on each answer in turn)."""
+        gate = asyncio.Semaphore(PAY_AT_ONCE)
+
+        async def one(player: str) -> None:
+            async with gate:
+                try:
+                    await self.pay_out(player, table_id, round_id, "", reason)
+                except (LedgerError, WalletError):
+                    log.exception("pay-out to %s failed", player)
+        await asyncio.gather(*(one(p) for p in list(self._players)))
 
     async def settled(self) -> None:
         """Until every pay-out under way is done (tests, shutdown)."""
