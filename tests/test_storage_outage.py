@@ -91,5 +91,6 @@ async def test_a_cut_database_pauses_the_table_then_voids_the_round_and_resumes(
         assert (await h.bet("ann", 1, 500))["ok"]
     finally:
         await h.actor.stop()
-    report = audit.verify(store, replayers=replay.replayers())
-    assert report.ok, report.problems
+    report = audit.verify(store, replayers=replay.replayers(),
+                          games={h.actor.stream: h.actor.game.name})
+    assert report.ok and report.rounds_replayed == 2, report.problems
