@@ -378,6 +378,10 @@ class StreamingSection(_Strict):
     preset: Literal["ultrafast", "superfast", "veryfast"] = "ultrafast"
     viewer_queue_frames: int = Field(default=8, ge=2)
     max_viewers: int = Field(default=500, ge=1)
+    # "janus": players receive the video from Janus (Debian's janus, run by `studio serve`;
+    # streaming/janus.py), the studio encoding once and sending it RTP; "embedded": aiortc in
+    # the studio's process (the demo, small studios)
+    sfu: Literal["embedded", "janus"] = "embedded"
 
 
 class WebAccount(_Strict):

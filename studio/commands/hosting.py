@@ -124,3 +124,27 @@ def add_operator(studio: Studio, op, secret: bytes) -> list[asyncio.Task[None]]:
                                                    observe=studio.metrics.wallet_call))
     studio.wallets.add(op.id, wallet)
     return [asyncio.get_running_loop().create_task(wallet.run(1.0), name=f"wallet-{op.id}")]
+
+
+async def start_janus(cfg: StudioConfig, studio: Studio):
+    """With `streaming.sfu = "janus"`: Janus with a mountpoint per table that has video, each
+    table's one encoding sent to it as RTP; players then watch through Janus. Returns what
+    to stop (Janus, the publishers), or None."""
+    import socket
+
+    from streaming.janus import JanusProcess, JanusVideo, Mountpoint, RtpPublisher, free_port
+
+    if cfg.streaming.sfu != "janus" or not studio.video:
+        return None
+    mounts = {table: Mountpoint(table, n, free_port(socket.SOCK_DGRAM))
+              for n, table in enumerate(sorted(studio.video), start=1)}
+    process = JanusProcess(list(mounts.values()))
+    await process.start()
+    publishers = []
+    for table, mount in mounts.items():
+        publisher = RtpPublisher(studio.video[table].broadcaster, mount.rtp_port)
+        publisher.start()
+        publishers.append(publisher)
+        studio.janus[table] = JanusVideo(
+            process.url, mount, alive=lambda p: studio.sessions.current(p) is not None)
+    return process, publishers

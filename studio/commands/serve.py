@@ -25,6 +25,7 @@ from studio.commands.hosting import (
     open_store,
     private_tables,
     serve_private_tables,
+    start_janus,
     start_site,
     until_signal,
 )
@@ -205,6 +206,7 @@ async def _serve(args: argparse.Namespace) -> None:
             print(f"error operator.secret_missing {e}", file=sys.stderr, flush=True)
             return
         await studio.wallets.recover()  # what a crash left between a wallet and the tables
+        janus = await start_janus(cfg, studio)  # the video through Janus, if configured
         host = args.host or cfg.studio.host
         runner, base = await start_site(studio, host, cfg.studio.port if args.port is None
                                         else args.port)
@@ -232,6 +234,13 @@ async def _serve(args: argparse.Namespace) -> None:
         for task in wallet_tasks:
             task.cancel()
         await runner.cleanup()
+        if janus is not None:
+            process, publishers = janus
+            for video in studio.janus.values():
+                await video.close()
+            for publisher in publishers:
+                await publisher.stop()
+            process.stop()
     finally:
         for p in served_private:
             await p.stop()

@@ -42,6 +42,7 @@ class Studio:
     limiter: RateLimiter
     simulators: dict[str, SimulatedDevices] = field(default_factory=dict)  # by table id
     video: dict[str, Any] = field(default_factory=dict)  # table id -> streaming VideoService
+    janus: dict[str, Any] = field(default_factory=dict)  # table id -> streaming.janus.JanusVideo
     # private tables by table id; each player's instance joins `tables` while it is open
     private: dict[str, PrivateTables] = field(default_factory=dict)
     metrics: StudioMetrics = field(default_factory=StudioMetrics)

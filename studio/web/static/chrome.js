@@ -186,8 +186,13 @@ export async function startVideo(page, token, video, still) {
     const tables = await (await fetch("/api/tables")).json();
     const me = tables.tables.find((x) => x.id === page.tableId);
     if (!me || !me.video) return;
-    const { startVideo: start } = await import(`/video/${page.tableId}/static/video_client.js`);
-    page.video = await start(video, { offerUrl: `/video/${page.tableId}/offer`, token });
+    if (me.video === "janus") { // through the studio's SFU
+      const { startJanusVideo } = await import("/video-static/janus_client.js");
+      page.video = await startJanusVideo(video, { tableId: page.tableId, token });
+    } else {
+      const { startVideo: start } = await import(`/video/${page.tableId}/static/video_client.js`);
+      page.video = await start(video, { offerUrl: `/video/${page.tableId}/offer`, token });
+    }
     video.hidden = false;
     still.hidden = true;
   } catch (e) {
