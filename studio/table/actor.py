@@ -43,14 +43,21 @@ STORAGE_VOID = "the table lost its database connection during the round"
 STORAGE_RETRY_S = 2.0  # how often a table looks for its lost database
 
 
-def storage_lost(e: BaseException) -> bool:
-    """Whether `e` says the database is out of reach (a connection refused, dropped or
-    invalidated), rather than a bug: the table waits for it instead of a person."""
-    from sqlalchemy.exc import DBAPIError, OperationalError
+def storage_lost(e: BaseException, store: Store) -> bool:
+    """Whether `e` came from a database that is out of reach (a connection refused, dropped
+    or invalidated), rather than from a bug or a local fault (a full disk): then the table
+    waits for it instead of a person. Told by asking the database: if it answers a fresh
+    connection, the database is not what is lost."""
+    from sqlalchemy.exc import DBAPIError
 
-    if isinstance(e, OperationalError):
+    if not isinstance(e, DBAPIError):
+        return False
+    try:
+        with store.reader() as tx:
+            tx.conn.exec_driver_sql("SELECT 1")
+    except Exception:  # noqa: BLE001 - any failure to answer is the answer
         return True
-    return isinstance(e, DBAPIError) and bool(e.connection_invalidated)
+    return False
 _LOGGED = frozenset({"betting_opened", "betting_closed", "round_closed", "round_voided",
                      "shoe_change_started", "shoe_changed"})
 
@@ -410,7 +417,7 @@ class TableActor:
             fn(arg)
         except Exception as e:
             cmds = arg if isinstance(arg, list) else [arg]
-            if storage_lost(e):
+            if storage_lost(e, self.store):
                 self._storage_lost(cmds, e)
                 return
             log.exception("table %s: %s failed", self.table_id, fn.__name__)
