@@ -16,6 +16,8 @@ from typing import Any
 from studio.odds import format_odds, parse_odds
 from studio.table.seam import CardSeen, Event, OpenDeck, Placement, RoundError, Target, Void
 
+_MISSING = object()
+
 
 class RoundGame:
     """The plumbing between the core and a game's round module."""
@@ -57,6 +59,15 @@ class RoundGame:
         """A closed round in a few words for the lobby ("Dealer 19"), from `round_summary`."""
         total = summary.get("dealer_total")
         return "" if total is None else f"Dealer {total}"
+
+    def personal_view(self, state: Any, player: str) -> dict[str, Any]:
+        """What `player` sees of the round beyond the public view (`round_view(state,
+        None)`): the keys that differ. Computed here by difference, for any game; a game
+        with thousands of players overrides it with just its personal fields, so that the
+        public part is built once per state and only this per player."""
+        public = self.round_view(state, None)
+        mine = self.round_view(state, player)
+        return {k: v for k, v in mine.items() if public.get(k, _MISSING) != v}
 
     def window_view(self, book: Any, player: str | None) -> dict[str, Any] | None:
         """What players see of the open betting window beyond their own bets (a live

@@ -334,14 +334,13 @@ class TableActor:
         if s is None:
             return view
         player = audience.split(":", 1)[1] if audience.startswith("player:") else None
-        rnd = self.game.round_view(s, player)
+        rnd = self.game.round_view(s, None)
         if s.betting and self.book is not None:
-            window = self.game.window_view(self.book, player)
+            window = self.game.window_view(self.book, None)
             if window:
                 rnd.update(window)
         if player is not None:
-            rnd["my_bets"] = self._bets_of(player)
-            rnd["autoplay"] = self.autoplay.get(player, 0)
+            rnd.update(self.personal(player))
         if audience == "dealer":
             rnd["bets"] = len(s.placements) if s.placements else (
                 len(self.book.placements) if self.book else 0)
@@ -349,6 +348,23 @@ class TableActor:
             rnd["cards_seen"] = self.card_log[-60:]
         view["round"] = rnd
         return view
+
+    def personal(self, player: str) -> dict[str, Any]:
+        """What `player` sees of the round beyond the public snapshot (`snapshot()`): the
+        game's personal view, the window's, the player's bets and automatic play. Thousands
+        of players are each sent the table after a burst of events: the public part is
+        built once (`studio.web.tables`), this per player."""
+        s = self.state
+        if s is None:
+            return {}
+        mine = self.game.personal_view(s, player)
+        if s.betting and self.book is not None:
+            public = self.game.window_view(self.book, None) or {}
+            window = self.game.window_view(self.book, player) or {}
+            mine.update({k: v for k, v in window.items() if public.get(k) != v})
+        mine["my_bets"] = self._bets_of(player)
+        mine["autoplay"] = self.autoplay.get(player, 0)
+        return mine
 
     def _track_shoe(self, type_: str, data: Mapping[str, Any]) -> None:
         """The shoe's rounds, for the game's view of the shoe: a closed round joins them, a new

@@ -254,6 +254,10 @@ class Game(Protocol):
 
     def round_summary(self, closed: Mapping[str, Any]) -> dict[str, Any]: ...
 
+    def personal_view(self, state: Any, player: str) -> dict[str, Any]:
+        """What `player` sees beyond `round_view(state, None)` (the keys that differ)."""
+        ...
+
     def result_text(self, summary: Mapping[str, Any]) -> str:
         """A closed round in a few words, from its summary (the lobby)."""
         ...

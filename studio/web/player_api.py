@@ -278,14 +278,16 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     ws = web.WebSocketResponse(heartbeat=30)
     await ws.prepare(request)
 
-    def state_message(with_balance: bool) -> dict[str, Any]:
-        msg: dict[str, Any] = {"type": "state", "table": table.view(who.audience),
-                               "session": {"id": session.id, "player": who.id,
-                                           "last_action": session.last_action,
-                                           "inactivity_s": studio.sessions.inactivity_s}}
+    def state_message(with_balance: bool) -> str:
+        """{"type": "state", "table", "session", "balance"?} as text: the table's part is
+        built mostly once for all its players (`TableService.state_text`)."""
+        info = {"id": session.id, "player": who.id, "last_action": session.last_action,
+                "inactivity_s": studio.sessions.inactivity_s}
+        text = ('{"type":"state","table":' + table.state_text(who.audience) + ',"session":'
+                + json.dumps(info, separators=(",", ":")))
         if with_balance:
-            msg["balance"] = table.balance(who.id)
-        return msg
+            text += ',"balance":' + json.dumps(table.balance(who.id), separators=(",", ":"))
+        return text + "}"
 
     conn = wsmod.Connection(ws, table, who.audience, state_message)
     if session.closed:  # closed while we were shaking hands

@@ -132,6 +132,7 @@ class TableService:
         self._pending: deque[_Delivery] = deque()  # deliveries on their way, in order
         self._paused_seen = False
         self.on_drop: Callable[[], None] = lambda: None  # a client dropped (the metrics)
+        self._public: tuple[Any, str, str | None] = (None, "", None)  # (key, head, round)
         # cents a player holds at an operator's wallet (the studio's ledger holds the rest)
         self.outside_money: Callable[[str], int] = lambda player: 0
 
@@ -255,6 +256,30 @@ class TableService:
             snap["alerts"] = self.actor.alerts[-30:]
             snap["recent_rounds"] = self.actor.history[-10:]
         return snap
+
+    def state_text(self, audience: str) -> str:
+        """A player's view of the table as JSON text, the same as `view(audience)` once
+        parsed: the public part is built and encoded once per change of the table and
+        shared by every player; the player's own part is appended inside the round (a later
+        key wins when the client parses it). After a burst of events every connected player
+        is sent this: ten thousand of them cost ten thousand small encodings, not ten
+        thousand snapshots."""
+        key = (self.seq, self.actor.paused, self.actor.running, self.actor.changing_shoe)
+        if self._public[0] != key:
+            snap = self.view("public")
+            del snap["server_time"]
+            rnd = snap.pop("round")
+            self._public = (key, json.dumps(snap, separators=(",", ":"))[:-1],
+                            None if rnd is None else json.dumps(rnd, separators=(",", ":")))
+        _, head, rnd = self._public
+        if rnd is None:
+            body = ',"round":null'
+        else:
+            player = audience.split(":", 1)[1]
+            mine = json.dumps(self.actor.personal(player), separators=(",", ":"))[1:-1]
+            body = ',"round":' + (rnd if not mine else
+                                  rnd[:-1] + ("," if rnd != "{}" else "") + mine + "}")
+        return f'{head}{body},"server_time":{json.dumps(self.clock.now())}}}'
 
     def balance(self, player: str) -> dict[str, int]:
         """What the player may bet (the studio's ledger and an operator's wallet) and what

@@ -57,11 +57,11 @@ class Connection:
     """One client's socket: a bounded queue of messages and a sender task."""
 
     def __init__(self, ws: web.WebSocketResponse, service: TableService, audience: str,
-                 state: Callable[[bool], dict[str, Any]]) -> None:
+                 state: Callable[[bool], dict[str, Any] | str]) -> None:
         self.ws = ws
         self.service = service
         self.audience = audience
-        self._state = state  # state(with_balance) -> the "state" message
+        self._state = state  # state(with_balance) -> the "state" message (or its text)
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.dirty = False
         self.balance_dirty = False
@@ -126,7 +126,11 @@ class Connection:
             if self.queue.empty() and self.dirty and not self.closing:
                 self.dirty = False
                 with_balance, self.balance_dirty = self.balance_dirty, False
-                await self.ws.send_json(self._state(with_balance))
+                state = self._state(with_balance)
+                if isinstance(state, str):
+                    await self.ws.send_str(state)  # already encoded (tables.state_text)
+                else:
+                    await self.ws.send_json(state)
 
 
 async def serve(request: web.Request, conn: Connection, limiter: RateLimiter,

@@ -55,6 +55,9 @@ class Blackjack(RoundGame):
                 ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
         return None, [dict(b) for b in d["bets"]]
 
+    def personal_view(self, s: core.RoundState, player: str) -> dict[str, Any]:
+        return _choices(s, player)
+
     def round_summary(self, closed: Mapping[str, Any]) -> dict[str, Any]:
         return {"dealer": closed.get("dealer") or [], "dealer_total": closed.get("dealer_total"),
                 "positions": closed.get("positions") or {}}
@@ -81,9 +84,13 @@ class Blackjack(RoundGame):
             "deciding": s.deciding, "hand": s.deciding_hand, "turn": s.turn,
             "insurance": s.phase is core.Phase.INSURANCE,
             "choices": s.choices() if player is not None and player == s.owner(s.deciding)
-            else [],
+            else [],  # (personal_view: the same, for one player)
             "expecting": target.describe() if target else None,
         }
+
+
+def _choices(s: core.RoundState, player: str) -> dict[str, Any]:
+    return {"choices": s.choices()} if player == s.owner(s.deciding) else {}
 
 
 def _total_text(score: rules.Score | None) -> str:

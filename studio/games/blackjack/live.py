@@ -38,21 +38,29 @@ class BlackjackLive(Blackjack):
         bets behind it and the player's own; for the dealer, every hand in dealing order and
         whose turn it is. What every player sees alike is built once per state (each of
         thousands of players is sent the table after every card); only the player's own
-        part is built per player."""
+        part (`personal_view`) is built per player."""
         view = dict(self._shared_view(s))
-        if player is not None and player == s.owner(s.deciding):
-            view["choices"] = s.choices()
-        if s.betting:
-            return view
-        seats = {}
-        for n, public in view["seats"].items():
-            mine = s.behind.get(int(n), {}).get(player) if player else None
-            seats[n] = {**public, "mine": public["taken"] and s.owner(int(n)) == player,
-                        "my_behind": sum(mine.hands) if mine else 0,
-                        "my_behind_hands": list(mine.hands) if mine else [],
-                        "my_behind_insurance": mine.insurance if mine else None}
-        view["seats"] = seats
+        if player is not None:
+            view.update(self.personal_view(s, player))
         return view
+
+    def personal_view(self, s: core.RoundState, player: str) -> dict[str, Any]:
+        mine: dict[str, Any] = {"choices": s.choices()} if player == s.owner(s.deciding) \
+            else {}
+        if s.betting:
+            return mine
+        seats = {}
+        for n, public in self._shared_view(s)["seats"].items():
+            behind = s.behind.get(int(n), {}).get(player)
+            if not behind and s.owner(int(n)) != player:
+                continue  # not the player's: as everyone sees it
+            seats[n] = {**public, "mine": s.owner(int(n)) == player,
+                        "my_behind": sum(behind.hands) if behind else 0,
+                        "my_behind_hands": list(behind.hands) if behind else [],
+                        "my_behind_insurance": behind.insurance if behind else None}
+        if seats:
+            mine["seats"] = {**self._shared_view(s)["seats"], **seats}
+        return mine
 
     def _shared_view(self, s: core.RoundState) -> dict[str, Any]:
         """The part of the view no player's identity changes, for the last state asked (the
@@ -61,9 +69,11 @@ class BlackjackLive(Blackjack):
             return self._last_shared[1]
         view = super().round_view(s, None)
         if not s.betting:
-            view["seats"] = {str(n): {"taken": s.owner(n) is not None,
+            view["seats"] = {str(n): {"taken": s.owner(n) is not None, "mine": False,
                                       "behind": s.behind_sums.get(n, (0, 0))[0],
-                                      "behind_total": s.behind_sums.get(n, (0, 0))[1]}
+                                      "behind_total": s.behind_sums.get(n, (0, 0))[1],
+                                      "my_behind": 0, "my_behind_hands": [],
+                                      "my_behind_insurance": None}
                              for n in range(1, s.rules.positions + 1)}
             view["hands"] = [{"place": f"{p.number}.{i + 1}",
                               "name": f"Seat {p.number}" + (f", hand {i + 1}" if p.split

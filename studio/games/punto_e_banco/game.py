@@ -53,6 +53,9 @@ class PuntoEBanco(RoundGame):
                        "commission": b["commission"], "outcome": d["outcome"]}
                       for b in d["bets"]]
 
+    def personal_view(self, s: Any, player: str) -> dict[str, Any]:
+        return {}  # a hand has nothing personal: the player's bets come from the table
+
     def result_text(self, summary: Mapping[str, Any]) -> str:
         winner = {"punto": "Punto", "banco": "Banco", "pari": "Pari"}.get(
             summary.get("outcome") or "", "")

@@ -107,11 +107,14 @@ class SetteEMezzoLive(RoundGame):
         for pos in rnd["positions"].values():
             pos["total"] = total_of(pos["cards"])
         if player is not None:
-            rnd["my_hands"] = {str(n): [c.code for c in pos.cards_of(player)]
-                               for n, pos in s.positions.items() if player in pos.seats}
-            rnd["my_totals"] = {n: total_of(c) for n, c in rnd["my_hands"].items()}
-            rnd["my_decision"] = player in s.deciders()
+            rnd.update(self.personal_view(s, player))
         return rnd
+
+    def personal_view(self, s: core.RoundState, player: str) -> dict[str, Any]:
+        hands = {str(n): [c.code for c in pos.cards_of(player)]
+                 for n, pos in s.positions.items() if player in pos.seats}
+        return {"my_hands": hands, "my_totals": {n: total_of(c) for n, c in hands.items()},
+                "my_decision": player in s.deciders()}
 
 
 GAME = SetteEMezzoLive()
