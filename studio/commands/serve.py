@@ -60,6 +60,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--database", default=None, help="database URL (default: the config's)")
     p.add_argument("--log-format", choices=("json", "text"), default="json",
                    help="log lines as JSON objects with table and round ids (default), or text")
+    p.add_argument("--role", choices=("all", "table", "edge"), default="all",
+                   help="all: one process (default); table: the tables' actors, their devices "
+                        "and staff pages, reachable by edges over NATS; edge: players' HTTP and "
+                        "WebSockets for the tables of a table process (any number of edges)")
+    p.add_argument("--nats", default="nats://127.0.0.1:4222",
+                   help="the NATS server between the table process and its edges")
     p.set_defaults(func=run)
 
 
@@ -68,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
     logs.configure(args.log_format, logging.INFO)  # rounds, pauses, faults: the studio's record
     try:
-        asyncio.run(_serve(args))
+        asyncio.run(_serve_edge(args) if args.role == "edge" else _serve(args))
     except ServeError as e:
         print(f"error {e.code}: {e}", file=sys.stderr)
         return 2
@@ -206,6 +212,7 @@ async def _serve(args: argparse.Namespace) -> None:
             print(f"error operator.secret_missing {e}", file=sys.stderr, flush=True)
             return
         await studio.wallets.recover()  # what a crash left between a wallet and the tables
+        bridges = await _bridges(args, tables) if args.role == "table" else []
         janus = await start_janus(cfg, studio)  # the video through Janus, if configured
         host = args.host or cfg.studio.host
         runner, base = await start_site(studio, host, cfg.studio.port if args.port is None
@@ -233,6 +240,8 @@ async def _serve(args: argparse.Namespace) -> None:
         print("stopping…", flush=True)
         for task in wallet_tasks:
             task.cancel()
+        for bridge in bridges:
+            await bridge.stop()
         await runner.cleanup()
         if janus is not None:
             process, publishers = janus
@@ -246,5 +255,60 @@ async def _serve(args: argparse.Namespace) -> None:
             await p.stop()
         for rt in reversed(tables):
             await rt.stop()
+        clock.shutdown()
+        store.dispose()
+
+
+async def _bridges(args: argparse.Namespace, tables: list[TableRuntime]) -> list:
+    """The table role: each live table reachable by the edges over NATS."""
+    import nats
+
+    from studio.cluster.bridge import TableBridge
+
+    nc = await nats.connect(args.nats, name="studio-table")
+    bridges = [TableBridge(rt.actor, nc) for rt in tables]
+    for bridge in bridges:
+        await bridge.start()
+    print(f"  tables reachable over NATS at {args.nats}: "
+          f"{', '.join(b.table_id for b in bridges)}", flush=True)
+    return bridges
+
+
+async def _serve_edge(args: argparse.Namespace) -> None:
+    """An edge: players' pages, API and WebSockets for the live tables a table process runs;
+    commands go to it over NATS, its bursts of events come back and are fanned out here."""
+    import nats
+
+    from studio.clock import SchedulerClock
+    from studio.cluster.remote import RemoteTable
+    from studio.config import ConfigError, load_config
+    from studio.web.auth import Accounts
+    from studio.web.context import Studio
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as e:
+        raise ServeError("serve.bad_config", str(e)) from None
+    secret = _secret(cfg)
+    clock = SchedulerClock(asyncio.get_running_loop())
+    database = args.database or cfg.studio.database_url
+    store = open_store(database)
+    nc = await nats.connect(args.nats, name="studio-edge")
+    tables = [RemoteTable(t, store, clock, nc) for t in live_tables(cfg)]
+    try:
+        for t in tables:
+            await t.start()
+        studio = Studio.build(cfg.web, clock, store, secret, Accounts(list(cfg.web.accounts)),
+                              tables)
+        runner, base = await start_site(studio, args.host or cfg.studio.host,
+                                        cfg.studio.port if args.port is None else args.port)
+        print(f"Edge serving players on {base}: {', '.join(t.table_id for t in tables)} "
+              f"(NATS {args.nats}, database {database})", flush=True)
+        await until_signal()
+        await runner.cleanup()
+    finally:
+        for t in tables:
+            await t.actor.stop()
+        await nc.close()
         clock.shutdown()
         store.dispose()

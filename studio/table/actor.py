@@ -349,6 +349,13 @@ class TableActor:
         view["round"] = rnd
         return view
 
+    def round_players(self) -> set[str]:
+        """The players with bets in the round (their views may change with any card)."""
+        s = self.state
+        if s is not None and s.placements:
+            return {p.player for p in s.placements}
+        return {p.player for p in self.book.placements.values()} if self.book else set()
+
     def personal(self, player: str) -> dict[str, Any]:
         """What `player` sees of the round beyond the public snapshot (`snapshot()`): the
         game's personal view, the window's, the player's bets and automatic play. Thousands

@@ -169,6 +169,7 @@ async def join(request: web.Request) -> web.Response:
         studio.limiter.take(f"player:{who.id}")
         body, _ = await _body(request, s.JoinRequest)
         table = await studio.table_for(body.table_id, who.id)
+        await prepared(table, who.id)
     except WebError as e:
         return e.response()
     session = studio.sessions.open(who.id, table.table_id)
@@ -275,6 +276,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         table = studio.table(session.table_id)
     except WebError as e:
         return await wsmod.refuse(request, e)
+    await prepared(table, who.id)
     ws = web.WebSocketResponse(heartbeat=30)
     await ws.prepare(request)
 
@@ -313,6 +315,14 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         return await wsmod.serve(request, conn, studio.limiter, [stop_listening])
     finally:
         private.disconnected(who.id, id(conn))
+
+
+async def prepared(table: TableService, player: str) -> None:
+    """A table served by another process (an edge's `RemoteTable`) fetches the player's own
+    view before the player's first state; a local table has it."""
+    prepare = getattr(table, "prepare", None)
+    if prepare is not None:
+        await prepare(player)
 
 
 def _both(first: Any, second: Any) -> Any:

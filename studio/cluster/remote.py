@@ -1,0 +1,224 @@
+"""The edge's side: a table served by a table process, looking local to the web application.
+
+`RemoteActor` stands where the `TableActor` stands for the web: its commands go to the table
+over NATS (request/reply, the idempotency keys unchanged), its snapshot is the public state
+the last burst carried plus each player's personal view. Each burst's events are published
+on a hub of the edge's own, so the edge's `TableService` fans them out to its players as a
+table process would: each event encoded once per audience form, each player's state built
+from the public part encoded once (`TableService.state_text`).
+
+A burst missed (a gap in the sequence, a reconnection to NATS) makes the edge ask the table
+for the state again (`sync`) and send every player a fresh state: never a guess.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from types import SimpleNamespace
+from typing import Any
+
+from studio.clock import Clock
+from studio.cluster import wire
+from studio.games import game_for
+from studio.storage import Store
+from studio.table.hub import Hub
+from studio.web.tables import TableService
+
+log = logging.getLogger(__name__)
+TIMEOUT_S = 5.0  # a command's answer from the table
+
+
+def _refused(code: str, message: str) -> dict[str, Any]:
+    return {"ok": False, "error": {"code": code, "message": message}}
+
+
+class RemoteActor:
+    """What the web application reads of a table and asks it, over NATS."""
+
+    private = False
+
+    def __init__(self, cfg: Any, store: Store, clock: Clock, nc: Any) -> None:
+        self.cfg = cfg
+        self.table_id = cfg.id
+        self.game = game_for(cfg.game)
+        self.store = store
+        self.clock = clock
+        self.nc = nc
+        self.hub = Hub()
+        self.seq = 0
+        self.public: dict[str, Any] = {}
+        self._personal: dict[str, tuple[str | None, dict[str, Any]]] = {}  # player -> (round)
+        self.history: list[dict[str, Any]] = []
+        self.alerts: list[dict[str, Any]] = []
+        self.last_bets: dict[str, Any] = {}
+        self.command_observer = None
+        self._parts: list[list[Any]] = []
+        self._sub: Any = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- what the web reads ---------------------------------------------------------------
+
+    @property
+    def paused(self) -> Any:
+        return self.public.get("paused")
+
+    @property
+    def running(self) -> bool:
+        return bool(self.public.get("running"))
+
+    @property
+    def changing_shoe(self) -> bool:
+        return bool(self.public.get("changing_shoe"))
+
+    @property
+    def state(self) -> Any:
+        """The round as the lobby and the wallet read it (its id, betting, finished)."""
+        rnd = self.public.get("round")
+        if not rnd:
+            return None
+        phase = rnd.get("phase")
+        return SimpleNamespace(round_id=rnd.get("round_id"), betting=phase == "betting",
+                               finished=phase in ("closed", "void"),
+                               closes_at=rnd.get("closes_at") or 0.0)
+
+    def _round_id(self) -> str | None:
+        rnd = self.public.get("round")
+        return rnd.get("round_id") if rnd else None
+
+    def personal(self, player: str) -> dict[str, Any]:
+        """The player's own view, as the table last said it for this round (a new round: none
+        yet, as for every player who has not bet)."""
+        round_id, mine = self._personal.get(player, (None, {}))
+        return dict(mine) if round_id == self._round_id() else {}
+
+    def snapshot(self, audience: str = "public") -> dict[str, Any]:
+        view = {**self.public}
+        if view.get("round") is not None and audience.startswith("player:"):
+            view["round"] = {**view["round"], **self.personal(audience.split(":", 1)[1])}
+        return view
+
+    # -- what the web asks ----------------------------------------------------------------
+
+    async def _ask(self, method: str, **args: Any) -> dict[str, Any]:
+        try:
+            msg = await self.nc.request(wire.subject(self.table_id, "cmd"),
+                                        wire.encode({"method": method, "args": args}),
+                                        timeout=TIMEOUT_S)
+        except Exception as e:  # noqa: BLE001 - a timeout, no responder: the same to a player
+            log.warning("table %s: %s got no answer (%s)", self.table_id, method,
+                        type(e).__name__)
+            return _refused("table.unreachable", "the table did not answer: try again")
+        return wire.decode(msg.data)
+
+    async def place_bets(self, player: str, bets: list[dict[str, Any]], key: str) -> dict:
+        return await self._ask("place_bets", player=player, bets=bets, key=key)
+
+    async def cancel_bets(self, player: str, key: str) -> dict:
+        return await self._ask("cancel_bets", player=player, key=key)
+
+    async def repeat_bets(self, player: str, key: str) -> dict:
+        return await self._ask("repeat_bets", player=player, key=key)
+
+    async def set_autoplay(self, player: str, rounds: int, key: str) -> dict:
+        return await self._ask("set_autoplay", player=player, rounds=rounds, key=key)
+
+    async def decide(self, player: str, position: int, choice: str, key: str) -> dict:
+        return await self._ask("decide", player=player, position=position, choice=choice,
+                               key=key)
+
+    async def deal(self, player: str, amount: int | None, key: str,
+                   bets: list[dict[str, Any]] | None = None) -> dict:
+        return await self._ask("deal", player=player, amount=amount, key=key, bets=bets)
+
+    async def submit(self, kind: str, args: dict[str, Any], actor: str | None = None,
+                     key: str | None = None) -> dict:
+        return await self._ask("submit", kind=kind, args=args, actor=actor, key=key)
+
+    def player_present(self, player: str, here: bool) -> None:
+        task = asyncio.get_running_loop().create_task(self.nc.publish(
+            wire.subject(self.table_id, "presence"), wire.encode({"player": player,
+                                                                  "here": here})))
+        task.add_done_callback(lambda t: t.exception())  # a lost presence is a timer's wait
+
+    # -- the bursts -----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._sub = await self.nc.subscribe(wire.subject(self.table_id, "burst"),
+                                            cb=self._on_burst)
+        await self.sync([])
+
+    async def stop(self) -> None:
+        if self._sub is not None:
+            await self._sub.unsubscribe()
+
+    async def sync(self, players: list[str]) -> None:
+        """The table's state now (and these players' views): after a gap, at the start."""
+        msg = await self.nc.request(wire.subject(self.table_id, "sync"),
+                                    wire.encode({"players": players}), timeout=TIMEOUT_S)
+        data = wire.decode(msg.data)
+        self.seq, self.public = data["seq"], data["public"]
+        for player, mine in data["personal"].items():
+            self._personal[player] = (self._round_id(), mine)
+
+    async def prepare(self, player: str) -> None:
+        """Before a player's first state from this edge: the player's own view."""
+        if player not in self._personal:
+            await self.sync([player])
+
+    async def _on_burst(self, msg: Any) -> None:
+        data = wire.decode(msg.data)
+        self._parts.append(data["events"])
+        if data["part"] < data["parts"]:
+            return
+        events = [e for part in self._parts for e in part]
+        self._parts = []
+        if data["seq"] <= self.seq:
+            return  # already in the state a sync brought
+        gap = self.seq and data["seq"] != self.seq + 1
+        if gap:  # a burst went missing: the whole state again, and every player told
+            log.warning("table %s: burst %d after %d; syncing", self.table_id, data["seq"],
+                        self.seq)
+            await self.sync(list(self._personal))
+            self.hub.publish(self.table_id, "public", {"type": "resync",
+                                                       "table_id": self.table_id})
+            return
+        self.seq, self.public = data["seq"], data["public"]
+        for player, mine in data["personal"].items():
+            self._personal[player] = (self._round_id(), mine)
+        for audience, event in events:
+            self.hub.publish(self.table_id, audience, event)
+        if data.get("stale"):  # more views changed than a burst carries: fetch the rest
+            self._refresh([p for p in self._personal if p not in data["personal"]])
+
+    def _refresh(self, players: list[str]) -> None:
+        async def run() -> None:
+            for first in range(0, len(players), wire.SYNC_BATCH):
+                batch = players[first:first + wire.SYNC_BATCH]
+                msg = await self.nc.request(wire.subject(self.table_id, "sync"),
+                                            wire.encode({"players": batch}),
+                                            timeout=TIMEOUT_S)
+                data = wire.decode(msg.data)
+                for player, mine in data["personal"].items():
+                    self._personal[player] = (self._round_id(), mine)
+                    self.hub.publish(self.table_id, f"player:{player}",
+                                     {"type": "resync", "table_id": self.table_id})
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+class RemoteTable(TableService):
+    """A `TableService` over a `RemoteActor`: the edge's fan-out to its own players."""
+
+    def __init__(self, cfg: Any, store: Store, clock: Clock, nc: Any) -> None:
+        super().__init__(RemoteActor(cfg, store, clock, nc), clock)
+
+    async def start(self) -> None:
+        await self.actor.start()
+
+    async def prepare(self, player: str) -> None:
+        await self.actor.prepare(player)
+
+    def close(self) -> None:
+        super().close()

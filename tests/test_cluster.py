@@ -1,0 +1,107 @@
+"""One table, two edges, over a real NATS server: the table's actor (the single writer) runs
+behind a `TableBridge`; each edge serves its own players through a `RemoteTable`. Players on
+both edges bet in one window; both edges' players see the same events in the same order, and
+each player's state on an edge is the table's own view of that player. A burst an edge
+missed brings a sync, never a wrong state."""
+
+from __future__ import annotations
+
+import json
+
+import nats
+import pytest
+
+from studio.cluster.bridge import TableBridge
+from studio.cluster.remote import RemoteTable
+from tests.nats_server import nats_server
+from tests.table_harness import Harness
+
+
+@pytest.fixture
+def nats_url():
+    with nats_server() as url:
+        yield url
+
+
+class Edge:
+    """An edge and the events its players saw, in order."""
+
+    def __init__(self, table: RemoteTable) -> None:
+        self.table = table
+        self.seen: list[tuple[str, str]] = []
+        table.subscribe("player:watcher", lambda ev: self.seen.append(
+            (ev["type"], json.dumps(ev, sort_keys=True))))
+
+
+async def settled(bridge: TableBridge, *edges: Edge) -> None:
+    """Until every burst the table published has reached every edge."""
+    await bridge.nc.flush()
+    for e in edges:
+        await e.table.actor.nc.flush()
+    for _ in range(200):
+        if all(e.table.actor.seq == bridge.seq for e in edges) and bridge._out.empty():
+            return
+        await bridge.nc.flush()
+        for e in edges:
+            await e.table.actor.nc.flush()
+    raise AssertionError(f"edges at {[e.table.actor.seq for e in edges]}, table {bridge.seq}")
+
+
+async def test_players_on_two_edges_bet_in_one_window_and_see_the_same_events(
+        store, nats_url):
+    h = Harness(store)
+    h.credit("ann", 10_000)
+    h.credit("bob", 10_000)
+    nc_table, nc_1, nc_2 = [await nats.connect(nats_url) for _ in range(3)]
+    bridge = TableBridge(h.actor, nc_table)
+    await bridge.start()
+    await h.start()
+    edges = []
+    for nc in (nc_1, nc_2):
+        table = RemoteTable(h.cfg, store, h.clock, nc)
+        await table.start()
+        edges.append(Edge(table))
+    one, two = edges
+    try:
+        assert one.table.actor.public["round"]["phase"] == "betting"
+        a = await one.table.actor.place_bets("ann", [{"position": 1, "kind": "main",
+                                                      "amount": 1000}], "key-ann-1")
+        b = await two.table.actor.place_bets("bob", [{"position": 2, "kind": "main",
+                                                      "amount": 2000}], "key-bob-1")
+        assert a["ok"] and b["ok"], (a, b)
+        again = await two.table.actor.place_bets("ann", [{"position": 1, "kind": "main",
+                                                          "amount": 1000}], "key-ann-1")
+        assert again["round_id"] == a["round_id"]   # the same key: the same answer, once
+        assert h.balance("ann") == (9_000, 1_000)
+        await h.close_betting()
+        await h.cards("7b 5c 6d 4d")                 # the burn, positions 1 and 2, the dealer
+        await settled(bridge, one, two)
+        assert one.seen == two.seen and one.seen     # the same events, in the same order
+        assert "7b" not in str(one.seen)             # the burn card: never published
+        for edge in edges:
+            for player in ("ann", "bob"):
+                await edge.table.prepare(player)
+                view = edge.table.view(f"player:{player}")
+                mine = h.actor.snapshot(f"player:{player}")
+                assert view["round"]["my_bets"] == mine["round"]["my_bets"]
+                assert view["round"]["my_hands"] == mine["round"]["my_hands"]
+                text = json.loads(edge.table.state_text(f"player:{player}"))
+                assert text["round"]["my_decision"] == mine["round"]["my_decision"]
+        # a decision from an edge; then a burst one edge misses: it syncs
+        decided = await one.table.actor.decide("ann", 1, "stai", "key-ann-2")
+        assert decided["ok"], decided
+        await settled(bridge, one, two)
+        two.table.actor.seq -= 1                     # as if a burst had been lost
+        decided = await two.table.actor.decide("bob", 2, "stai", "key-bob-2")
+        assert decided["ok"], decided
+        await settled(bridge, one, two)
+        assert ("resync" in [t for t, _ in two.seen])
+        assert two.table.view("player:bob")["round"]["phase"] == \
+            h.actor.snapshot("public")["round"]["phase"]
+    finally:
+        for edge in edges:
+            await edge.table.actor.stop()
+        await bridge.stop()
+        await h.actor.stop()
+        for nc in (nc_table, nc_1, nc_2):
+            await nc.close()
