@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "studio.commands.table_drive",
     "studio.commands.sim",
     "studio.commands.wallet",
+    "studio.commands.cluster",
 )
 
 

@@ -56,74 +56,84 @@ async def test_two_edges_and_a_table_process_and_an_edge_killed(tmp_path) -> Non
             ledger.credit(tx, f"deposit/{p}/1", p, 10_000)
     store.dispose()
     with nats_server() as url:
-        shuffler = await Program.start(env, "sim", "shuffler", "--table", TABLE,
-                                       "--config", str(config))
-        shoe = await Program.start(env, "sim", "shoe", "--table", TABLE, "--config",
-                                   str(config))
-        for sim in (shuffler, shoe):
-            await sim.until("ready port=")
-        table = await Program.start(env, "serve", "--role", "table", "--nats", url,
-                                    "--config", str(config), "--port", "0", "--database", db)
-        await table.until("reachable over NATS")
-        line = await table.until("Studio serving on")
-        staff_base = re.search(r"(http://127\.0\.0\.1:\d+)", line).group(1)
-        edges = [await edge(env, config, db, url) for _ in range(2)]
-        tokens = {}
-        for p in ("ann", "bob"):
-            code, out = await _run(env, "player-token", p, "--config", str(config))
-            assert code == 0, out
-            tokens[p] = out.strip()
+        running: list[Program] = []  # every process started, stopped whatever happens
         try:
-            await shuffler.say("shuffle S-1")
-            await shoe.say("deck S-1")
-            jar = aiohttp.CookieJar(unsafe=True)
-            async with aiohttp.ClientSession(cookie_jar=jar) as dealer, \
-                    aiohttp.ClientSession() as a, aiohttp.ClientSession() as b:
-                async with dealer.post(f"{staff_base}/api/staff/login", json={
-                        "username": "dealer1", "password": "dealer1-password"}) as r:
-                    assert r.status == 200
-                (ann_joined, ann_h), (bob_joined, bob_h) = (
-                    await join(a, edges[0][1], tokens["ann"]),
-                    await join(b, edges[1][1], tokens["bob"]))
-                sockets = []
-                for s, (_, base), joined, p in ((a, edges[0], ann_joined, "ann"),
-                                                (b, edges[1], bob_joined, "bob")):
-                    sockets.append(await s.ws_connect(
-                        f"{base}/ws/player?token={tokens[p]}&session={joined['session_id']}",
-                        headers={"Origin": base}))
-                async with dealer.post(f"{staff_base}/api/tables/{TABLE}/dealer", json={
-                        "key": uuid.uuid4().hex, "command": "start"}) as r:
-                    assert (await r.json())["ok"]
-                seen: list[list[dict]] = [[], []]
-                for ws, log in zip(sockets, seen, strict=True):
-                    await until(ws, "betting_opened", log)
-                for s, (_, base), h, pos in ((a, edges[0], ann_h, 1), (b, edges[1], bob_h, 2)):
-                    async with s.post(f"{base}/api/player/bets", headers=h, json={
-                            "key": uuid.uuid4().hex,
-                            "bets": [{"position": pos, "kind": "main", "amount": 1000}]}) as r:
-                        assert (await r.json())["ok"]
-                for ws, log in zip(sockets, seen, strict=True):
-                    await until(ws, "betting_closed", log)
-                await shoe.say("deal")  # the burn card: never shown
-                await shoe.say("deal")
-                for ws, log in zip(sockets, seen, strict=True):
-                    await until(ws, "card_dealt", log)
-
-                def public(log: list[dict]) -> list[tuple]:
-                    return [(e["type"], e.get("card"), e.get("position")) for e in log
-                            if e["type"] in EVENTS]
-                assert public(seen[0]) == public(seen[1]) and public(seen[0])
-                # the edge of ann dies; ann joins the other edge and finds her bet there
-                assert await edges[0][0].end(signal.SIGKILL) == -signal.SIGKILL
-                joined, _ = await join(a, edges[1][1], tokens["ann"])
-                mine = joined["table"]["round"]["my_bets"]
-                assert mine == [{"position": 1, "kind": "main", "amount": 1000}]
-                assert joined["balance"] == {"available": 9_000, "reserved": 1_000}
-                for ws in sockets:
-                    await ws.close()
+            await _cluster(env, config, db, url, running)
         finally:
-            for p in [e for e, _ in edges] + [table]:
+            for p in reversed(running):
+                if p.proc.stdin is not None:
+                    p.proc.stdin.close()
                 await p.end()
-            for sim in (shuffler, shoe):
-                sim.proc.stdin.close()
-                await sim.end()
+
+
+async def _cluster(env: dict[str, str], config, db: str, url: str,
+                   running: list[Program]) -> None:
+    shuffler = await Program.start(env, "sim", "shuffler", "--table", TABLE,
+                                   "--config", str(config))
+    running.append(shuffler)
+    shoe = await Program.start(env, "sim", "shoe", "--table", TABLE, "--config", str(config))
+    running.append(shoe)
+    for sim in (shuffler, shoe):
+        await sim.until("ready port=")
+    table = await Program.start(env, "serve", "--role", "table", "--nats", url,
+                                "--config", str(config), "--port", "0", "--database", db)
+    running.append(table)
+    await table.until("reachable over NATS")
+    line = await table.until("Studio serving on")
+    staff_base = re.search(r"(http://127\.0\.0\.1:\d+)", line).group(1)
+    edges = []
+    for _ in range(2):
+        edges.append(await edge(env, config, db, url))
+        running.append(edges[-1][0])
+    tokens = {}
+    for p in ("ann", "bob"):
+        code, out = await _run(env, "player-token", p, "--config", str(config))
+        assert code == 0, out
+        tokens[p] = out.strip()
+    await shuffler.say("shuffle S-1")
+    await shoe.say("deck S-1")
+    jar = aiohttp.CookieJar(unsafe=True)
+    async with aiohttp.ClientSession(cookie_jar=jar) as dealer, \
+            aiohttp.ClientSession() as a, aiohttp.ClientSession() as b:
+        async with dealer.post(f"{staff_base}/api/staff/login", json={
+                "username": "dealer1", "password": "dealer1-password"}) as r:
+            assert r.status == 200
+        (ann_joined, ann_h), (bob_joined, bob_h) = (
+            await join(a, edges[0][1], tokens["ann"]),
+            await join(b, edges[1][1], tokens["bob"]))
+        sockets = []
+        for s, (_, base), joined, p in ((a, edges[0], ann_joined, "ann"),
+                                        (b, edges[1], bob_joined, "bob")):
+            sockets.append(await s.ws_connect(
+                f"{base}/ws/player?token={tokens[p]}&session={joined['session_id']}",
+                headers={"Origin": base}))
+        async with dealer.post(f"{staff_base}/api/tables/{TABLE}/dealer", json={
+                "key": uuid.uuid4().hex, "command": "start"}) as r:
+            assert (await r.json())["ok"]
+        seen: list[list[dict]] = [[], []]
+        for ws, log in zip(sockets, seen, strict=True):
+            await until(ws, "betting_opened", log)
+        for s, (_, base), h, pos in ((a, edges[0], ann_h, 1), (b, edges[1], bob_h, 2)):
+            async with s.post(f"{base}/api/player/bets", headers=h, json={
+                    "key": uuid.uuid4().hex,
+                    "bets": [{"position": pos, "kind": "main", "amount": 1000}]}) as r:
+                assert (await r.json())["ok"]
+        for ws, log in zip(sockets, seen, strict=True):
+            await until(ws, "betting_closed", log)
+        await shoe.say("deal")  # the burn card: never shown
+        await shoe.say("deal")
+        for ws, log in zip(sockets, seen, strict=True):
+            await until(ws, "card_dealt", log)
+
+        def public(log: list[dict]) -> list[tuple]:
+            return [(e["type"], e.get("card"), e.get("position")) for e in log
+                    if e["type"] in EVENTS]
+        assert public(seen[0]) == public(seen[1]) and public(seen[0])
+        # the edge of ann dies; ann joins the other edge and finds her bet there
+        assert await edges[0][0].end(signal.SIGKILL) == -signal.SIGKILL
+        joined, _ = await join(a, edges[1][1], tokens["ann"])
+        mine = joined["table"]["round"]["my_bets"]
+        assert mine == [{"position": 1, "kind": "main", "amount": 1000}]
+        assert joined["balance"] == {"available": 9_000, "reserved": 1_000}
+        for ws in sockets:
+            await ws.close()
