@@ -1,0 +1,131 @@
+"""The player API of seated tables (`studio.table.seated`): players who bank for each other.
+
+    GET  /seated?table=...&token=...&lang=it|en     the table's page (its game's static page)
+    GET  /api/seated                                 the seated tables
+    GET  /api/seated/{table}                         the table as this player sees it
+    POST /api/seated/{table}/act   {key, type, ...}  a command: sit {amount, seat?, autoplay?},
+                                                     rebuy {amount}, leave, sitout {on},
+                                                     accept {amount}, refuse, join {plays},
+                                                     stake {amount, hit}, decide {hit}
+    GET  /ws/seated/{table}?token=...                the table's state, pushed on each change
+
+The player is who the token says (`Authorization: Bearer`, or ``token`` on the WebSocket),
+never a field of the body. Every command carries an idempotency key: the table remembers the
+first answer to (player, key). A refusal is an answer with a stable code (``mp.*``,
+``ledger.*``) and changes nothing. Mounted by `add_routes` beside the studio's application.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from studio.table.seated import SeatedTable, SeatedTables
+from studio.web.context import STUDIO
+from studio.web.errors import WebError, answer_response
+from studio.web.schemas import parse_json
+
+SEATED = web.AppKey("seated", SeatedTables)
+COMMANDS = frozenset({"sit", "rebuy", "leave", "sitout", "accept", "refuse", "join", "stake",
+                      "decide"})
+MAX_QUEUE = 200
+
+
+def _player(request: web.Request, token: str | None = None) -> str:
+    if token is None:
+        header = request.headers.get("Authorization", "")
+        token = header[7:].strip() if header.startswith("Bearer ") else None
+    return request.app[STUDIO].signer.player(token).id
+
+
+def _table(request: web.Request) -> SeatedTable:
+    table = request.app[SEATED].tables.get(request.match_info["table"])
+    if table is None:
+        raise WebError(404, "table.unknown", "no such seated table")
+    return table
+
+
+async def page(request: web.Request) -> web.FileResponse:
+    from studio.web.app import game_static
+
+    table = request.app[SEATED].tables.get(request.query.get("table", ""))
+    path = game_static(table.game.name, "page.html") if table is not None else None
+    if path is None or not path.is_file():
+        raise web.HTTPNotFound()
+    return web.FileResponse(path)
+
+
+async def tables(request: web.Request) -> web.Response:
+    return web.json_response({"ok": True, "tables": [
+        {"id": t.table_id, "name": t.cfg.name, "game": t.game.name, "pace": "seated",
+         "players": len(t.view().get("players", []))}
+        for t in request.app[SEATED].tables.values()]})
+
+
+async def state(request: web.Request) -> web.Response:
+    player = _player(request)
+    return web.json_response({"ok": True, "state": _table(request).view(player)})
+
+
+async def act(request: web.Request) -> web.Response:
+    player = _player(request)
+    table = _table(request)
+    data = parse_json(await request.read())
+    if not isinstance(data, dict):
+        raise WebError(400, "request.invalid", "a JSON object")
+    key, kind = data.pop("key", None), data.get("type")
+    if not isinstance(key, str) or not 8 <= len(key) <= 100:
+        raise WebError(400, "request.key_required", "an idempotency key of 8-100 characters")
+    if kind not in COMMANDS:
+        raise WebError(400, "request.invalid", f"type is one of {', '.join(sorted(COMMANDS))}")
+    data.pop("player", None)
+    return answer_response(await table.act(player, data, key))
+
+
+async def socket(request: web.Request) -> web.WebSocketResponse:
+    player = _player(request, request.query.get("token") or "")
+    table = _table(request)
+    ws = web.WebSocketResponse(heartbeat=30)
+    await ws.prepare(request)
+    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(MAX_QUEUE)
+    mine = f"player:{player}"
+
+    def listen(table_id: str, audience: str, event: dict[str, Any]) -> None:
+        if table_id != table.table_id or audience not in (mine, "public"):
+            return
+        if audience == "public" and player in event.get("state", {}).get("players", ()):
+            return  # a seated player gets its own view instead
+        with contextlib.suppress(asyncio.QueueFull):
+            queue.put_nowait(event)
+
+    queue.put_nowait({"type": "table_state", "state": table.view(player)})
+    unsubscribe = table.hub.subscribe(listen)
+
+    async def send() -> None:
+        while True:
+            await ws.send_json(await queue.get())
+
+    sender = asyncio.create_task(send())
+    try:
+        async for msg in ws:
+            if msg.type == WSMsgType.TEXT and msg.data == '{"type":"resync"}':
+                with contextlib.suppress(asyncio.QueueFull):
+                    queue.put_nowait({"type": "table_state", "state": table.view(player)})
+            elif msg.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
+                break
+    finally:
+        unsubscribe()
+        sender.cancel()
+    return ws
+
+
+def add_routes(app: web.Application, seated: SeatedTables) -> None:
+    app[SEATED] = seated
+    app.router.add_get("/seated", page)
+    app.router.add_get("/api/seated", tables)
+    app.router.add_get("/api/seated/{table}", state)
+    app.router.add_post("/api/seated/{table}/act", act)
+    app.router.add_get("/ws/seated/{table}", socket)

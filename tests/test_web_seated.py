@@ -1,0 +1,70 @@
+"""The seated tables' player API and WebSocket (studio/web/seated_api.py)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from tests.mp_studio import MpStudio
+
+
+@pytest.fixture
+async def studio(tmp_path):
+    h = MpStudio(tmp_path)
+    await h.start(running=False)
+    yield h
+    await h.stop()
+
+
+def auth(studio: MpStudio, player: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {studio.token(player)}"}
+
+
+async def act(client, studio, player: str, **body) -> tuple[int, dict]:
+    r = await client.post("/api/seated/mp-1/act", headers=auth(studio, player),
+                          json={"key": uuid.uuid4().hex, **body})
+    return r.status, await r.json()
+
+
+async def test_sit_accept_and_play_over_http_with_the_state_pushed(studio, aiohttp_client
+                                                                   ) -> None:
+    client = await aiohttp_client(studio.app)
+    for p in ("ann", "bob", "cat"):
+        studio.credit(p, 10_000)
+    ws = await client.ws_connect(f"/ws/seated/mp-1?token={studio.token('bob')}")
+    first = await ws.receive_json()
+    assert first["type"] == "table_state" and "me" not in first["state"]
+    studio.mp_shoe.stacks = [["Kd"]]
+    for p in ("ann", "bob", "cat"):
+        status, answer = await act(client, studio, p, type="sit", amount=5000)
+        assert status == 200, answer
+    assert answer["state"]["offer"] == "ann"
+    status, answer = await act(client, studio, "bob", type="accept", amount=1000)
+    assert (status, answer["error"]["code"]) == (409, "mp.not_offered")
+    status, answer = await act(client, studio, "ann", type="accept", amount=1000)
+    assert answer["state"]["piatto"] == 1000
+    assert answer["state"]["me"]["buttons"] == []
+    r = await client.get("/api/seated/mp-1", headers=auth(studio, "bob"))
+    mine = (await r.json())["state"]["me"]
+    assert [b["label"] for b in mine["buttons"]] == ["Gioco", "Non gioco"]
+    pushed = None
+    while pushed is None or "me" not in pushed["state"] or pushed["state"]["banker"] is None:
+        pushed = await ws.receive_json()
+    assert pushed["state"]["me"]["player"] == "bob"
+    assert pushed["state"]["banker"] == "ann"
+    status, answer = await act(client, studio, "bob", type="hack")
+    assert (status, answer["error"]["code"]) == (400, "request.invalid")
+    r = await client.post("/api/seated/mp-1/act", json={"key": "k" * 10, "type": "sit"})
+    assert r.status == 401
+    await ws.close()
+
+
+async def test_the_page_is_served(studio, aiohttp_client) -> None:
+    client = await aiohttp_client(studio.app)
+    r = await client.get(f"/seated?table=mp-1&token={studio.token('ann')}")
+    assert r.status == 200 and "page.js" in await r.text()
+    r = await client.get("/games/sette-e-mezzo-multiplayer/page.js")
+    assert r.status == 200
+    r = await client.get("/api/seated")
+    assert (await r.json())["tables"][0]["id"] == "mp-1"
