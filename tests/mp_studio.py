@@ -27,3 +27,17 @@ class MpStudio(StudioHarness):
     async def stop(self) -> None:
         await self.seated.stop()
         await super().stop()
+
+    def mp_seat(self, player: str) -> int:
+        from studio import ledger
+        from studio.ledger_transfers import seat_account
+
+        with self.store.reader() as tx:
+            return ledger.account_balance(tx, seat_account(self.mp.table_id, player))
+
+    def rake(self) -> int:
+        from studio import ledger
+        from studio.ledger_transfers import RAKE_ACCOUNT
+
+        with self.store.reader() as tx:
+            return ledger.account_balance(tx, RAKE_ACCOUNT)

@@ -163,6 +163,7 @@ class SeatedTable:
     def view(self, player: str | None = None) -> dict[str, Any]:
         return {"table_id": self.table_id, "name": getattr(self.cfg, "name", self.table_id),
                 "game": self.game.name, "deck_art": str(getattr(self.cfg, "deck_art", "")),
+                "now": self.clock.now(),  # the page's timer counts down from the table's clock
                 **self.game.view(self.state, player)}
 
     # -- recovery ----------------------------------------------------------------------------

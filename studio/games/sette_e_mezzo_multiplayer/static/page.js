@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 const T = (id) => document.querySelector(`[data-testid="${id}"]`);
 const euro = (c) => c == null ? "–" : "€" + (c / 100).toFixed(2);
 const cents = (v) => Math.round(parseFloat(v) * 100);
-let state = null, ws = null;
+let state = null, ws = null, skew = 0;  // skew: the table's clock minus this one's
 const THRESHOLDS = [[9, "4½ (regola)"], [6, "3"], [8, "4"], [10, "5"], [12, "6"], [13, "6½"]];
 for (const sel of [$("auto-punter"), $("auto-banker")]) {
   for (const [v, label] of THRESHOLDS) sel.add(new Option(label, v));
@@ -33,7 +33,7 @@ async function send(type, args = {}) {
     body: JSON.stringify({key, type, ...args})});
   const answer = await r.json();
   if (!answer.ok) { T("error").textContent = `${answer.error.code}: ${answer.error.message}`; }
-  else if (answer.state) { state = answer.state; render(); }
+  else if (answer.state) { state = answer.state; skew = state.now - Date.now() / 1000; render(); }
   return answer;
 }
 
@@ -62,9 +62,10 @@ function renderButtons(me) {
         note.textContent = ` (${euro(b.low)} – ${euro(b.high)}) `;
         box.append(inp, note, button("Accetto", "btn-accetto",
           () => send("accept", {amount: cents(inp.value)})));
-      } else box.append(button(b.label, "btn-non-accetto", () => send("refuse")));
+      }
     }
   }
+  for (const b of byAction.refuse || []) box.append(button(b.label, "btn-non-accetto", () => send("refuse")));
   for (const b of byAction.join || []) {
     box.append(button(b.label, b.label === "Gioco" ? "btn-gioco" : "btn-non-gioco",
       () => send("join", {plays: b.label === "Gioco"})));
@@ -127,7 +128,7 @@ function render() {
 
 setInterval(() => {
   if (!state || !state.deadline) { T("timer").textContent = ""; return; }
-  const left = Math.max(0, Math.round(state.deadline - Date.now() / 1000));
+  const left = Math.max(0, Math.round(state.deadline - (Date.now() / 1000 + skew)));
   T("timer").textContent = `${left}s`;
 }, 250);
 
@@ -145,7 +146,7 @@ function connect() {
   ws.onclose = () => { T("connection").dataset.state = "down"; setTimeout(connect, 1000); };
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
-    if (msg.type === "table_state") { state = msg.state; render(); }
+    if (msg.type === "table_state") { state = msg.state; skew = state.now - Date.now() / 1000; render(); }
   };
 }
 connect();
