@@ -35,5 +35,7 @@ def bot_move(t: Table, rng: random.Random) -> dict[str, Any] | None:
             low = min(t.setup.rules.min_bet, high)
         else:
             low, high = b.stake_range(p)
-        return {"type": "stake", "player": p, "amount": rng.randint(low, high), "hit": hit}
+        # mostly small stakes: a bank lasts several hands (a stake of the whole piatto ends it)
+        top = high if rng.random() < 0.1 else max(low, high // 4)
+        return {"type": "stake", "player": p, "amount": rng.randint(low, top), "hit": hit}
     return {"type": "decide", "player": p, "hit": hit}

@@ -36,7 +36,7 @@ from studio import ledger, ledger_transfers
 from studio.cards import DeckKind, deck
 from studio.clock import Clock, Timer
 from studio.ledger_transfers import Transfer, pool_account, seat_account
-from studio.storage import Store, bulk, event_log
+from studio.storage import Store, bulk, event_log, idempotency
 from studio.storage.event_log import NewEvent, StoredEvent
 from studio.table.hub import Hub
 from studio.table.rng_shoe import RngShoe
@@ -198,11 +198,13 @@ class SeatedTable:
 
     # -- stepping (inside the group's transaction) -------------------------------------------
 
-    def process(self, tx: Any, cmd: _Cmd, events: list[NewEvent]) -> dict[str, Any]:
-        """One command: recall its first answer, or step it and feed the shoe; the events
-        join `events` (written by the group before the commit). Refusals are answers."""
-        if cmd.actor is not None:
-            first = tx.recall(cmd.actor, cmd.key)
+    def process(self, tx: Any, cmd: _Cmd, events: list[NewEvent],
+                answered: dict[tuple[str, str], Any]) -> dict[str, Any]:
+        """One command: its first answer if `answered` (the batch's recalled and new answers)
+        has it, or step it and feed the shoe; the events join `events` and the answer
+        `answered` (both written by the group before the commit). Refusals are answers."""
+        if cmd.actor is not None and cmd.key is not None:
+            first = answered.get((cmd.actor, cmd.key))
             if first is not None:
                 return first
         assert cmd.input is not None
@@ -220,8 +222,8 @@ class SeatedTable:
             events.extend(mine)
             player = cmd.input.get("player")
             answer = {"ok": True, "state": self.view(player)}
-        if cmd.actor is not None:
-            tx.remember(cmd.actor, cmd.key, answer)
+        if cmd.actor is not None and cmd.key is not None:
+            answered[(cmd.actor, cmd.key)] = answer
         return answer
 
     def _apply(self, tx: Any, inp: dict[str, Any], events: list[NewEvent]) -> None:
@@ -374,8 +376,10 @@ class SeatedTables:
             with self.store.transaction() as tx:
                 event_log.seed_heads(tx, self.heads)
                 events: list[NewEvent] = []
+                answered = _recalled(tx, work)
                 for i, c in enumerate(work):
-                    answers[i] = c.table.process(tx, c, events)
+                    answers[i] = c.table.process(tx, c, events, answered)
+                _remember(tx, answered)
                 tx.append_events(events, stored=False)
                 heads = event_log.known_heads(tx)
             self.heads.update(heads)
@@ -400,7 +404,9 @@ class SeatedTables:
         try:
             with self.store.transaction() as tx:
                 events: list[NewEvent] = []
-                answer = c.table.process(tx, c, events)
+                answered = _recalled(tx, [c])
+                answer = c.table.process(tx, c, events, answered)
+                _remember(tx, answered)
                 tx.append_events(events, stored=False)
             return answer
         except Exception:
@@ -408,6 +414,24 @@ class SeatedTables:
             c.table.state, c.table.checkpoint, c.table.inputs = saved
             return {"ok": False, "error": {"code": "table.internal_error",
                                            "message": "the table could not take this command"}}
+
+
+_FIRST = "seated.first_answers"
+
+
+def _recalled(tx: Any, cmds: Sequence[_Cmd]) -> dict[tuple[str, str], Any]:
+    """The answers already given to the batch's commands: one lookup for the whole batch."""
+    keys = sorted({(c.actor, c.key) for c in cmds if c.actor is not None and c.key is not None})
+    first = dict(idempotency.recall_many(tx, keys)) if keys else {}
+    tx.cache[_FIRST] = set(first)
+    return first
+
+
+def _remember(tx: Any, answered: dict[tuple[str, str], Any]) -> None:
+    """The batch's new answers, in one insert."""
+    old = tx.cache.pop(_FIRST, set())
+    idempotency.remember_many(tx, [(a, k, v) for (a, k), v in answered.items()
+                                   if (a, k) not in old])
 
 
 def replay_round(game: SeatedGame, events: Sequence[StoredEvent]) -> list[Transfer]:

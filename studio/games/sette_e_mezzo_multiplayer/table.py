@@ -146,6 +146,22 @@ def holdings(t: Table) -> dict[str, int]:
     return out
 
 
+def _money_key(t: Table) -> tuple[Any, ...]:
+    """What `holdings` reads, by identity: unchanged objects, unchanged money (most steps
+    move none, and the states are immutable)."""
+    b = t.bank
+    if b is None:
+        return (t.credits, t.extra, t.rake)
+    inner = (b.piatto, b.stake) if isinstance(b, PiattoBank) else (b.stakes,)
+    return (t.credits, t.extra, t.rake, b.credits, b.rebuys, b.rake, *inner)
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return len(a) == len(b) and all(x is y or x == y for x, y in zip(a, b, strict=True)
+                                    if not isinstance(x, Mapping)) and all(
+        x is y for x, y in zip(a, b, strict=True) if isinstance(x, Mapping))
+
+
 class _Run:
     """One step being applied: its events and its money, marked part by part."""
 
@@ -154,6 +170,7 @@ class _Run:
         self.events: list[tuple[str, dict[str, Any]]] = []
         self.moves: list[Move] = []
         self.held = holdings(t)
+        self.key = _money_key(t)
         self.wallet: Mapping[str, int] = EMPTY  # the players' accounts' legs of the input
 
     def emit(self, type_: str, **data: Any) -> None:
@@ -161,6 +178,10 @@ class _Run:
 
     def mark(self, kind: str, wallet: Mapping[str, int] = EMPTY) -> None:
         """The money moved since the last mark, as one ticket (nothing moved: no ticket)."""
+        key = _money_key(self.t)
+        if not wallet and _same(key, self.key):
+            return
+        self.key = key
         now = holdings(self.t)
         legs = {k: now.get(k, 0) - self.held.get(k, 0) for k in {*now, *self.held}}
         legs.update({f"wallet:{p}": v for p, v in wallet.items()})
