@@ -359,6 +359,7 @@ class SetteEMezzoMultiplayerTable(_Strict):
     name: str
     game: Literal["sette-e-mezzo-multiplayer"]
     variant: Literal["piatto", "classica"]
+    kind: Literal["cash", "tournament"] = "cash"  # tournament tables are the tournament's
     deck_art: DeckArt = DeckArt.NAPOLETANE  # each player may choose another on the page
     seats: int = Field(ge=2, le=7)
     min_bet: int = Field(gt=0)

@@ -83,6 +83,10 @@ class SeatedGame(Protocol):
 
     def round_id(self, state: Any, table_id: str) -> str | None: ...
 
+    def books_money(self, state: Any) -> bool:
+        """False when the table plays for chips, not money (a tournament): its moves are
+        logged as tickets of chips and never reach the ledger."""
+
     def to_json(self, state: Any) -> dict[str, Any]: ...
 
     def from_json(self, data: Mapping[str, Any]) -> Any: ...
@@ -238,11 +242,13 @@ class SeatedTable:
         events.append(NewEvent(self.stream, "input", {"input": inp}, rid))
         events.extend(NewEvent(self.stream, t, d, rid) for t, d in step.events)
         transfers = transfers_of(self.table_id, rid, step.moves)
-        if transfers:
+        money = self.game.books_money(after)
+        if transfers and money:
             ledger_transfers.transfer_many(tx, transfers)  # refuses before any write
-            events.extend(NewEvent(self.stream, "ticket", {
-                "ticket": t.movement_id, "kind": m.kind, "legs": dict(m.legs)}, rid)
-                for t, m in zip(transfers, step.moves, strict=True))
+        events.extend(NewEvent(self.stream, "ticket", {
+            "ticket": t.movement_id, "kind": m.kind, "legs": dict(m.legs),
+            "unit": "cents" if money else "chips"}, rid)
+            for t, m in zip(transfers, step.moves, strict=True))
         if rid is not None and self.game.round_id(after, self.table_id) is None:
             events.append(NewEvent(self.stream, "round_closed",
                                    {"snapshot": self.game.to_json(after)}, rid))
@@ -318,6 +324,7 @@ class SeatedTables:
         self._task: asyncio.Task | None = None
         self.heads: dict[str, tuple[int, str]] = {}
         self.batches = 0
+        self.listeners: list[Callable[[], None]] = []  # told after each commit (a tournament)
 
     def add(self, cfg: Any, game: SeatedGame | None = None,
             rng_shoe: RngShoe | None = None) -> SeatedTable:
@@ -398,6 +405,8 @@ class SeatedTables:
         for c in batch:
             if c.input is None and c.future is not None and not c.future.done():
                 c.future.set_result({"ok": True})
+        for fn in list(self.listeners):
+            fn()
 
     def _alone(self, c: _Cmd) -> dict[str, Any]:
         saved = (c.table.state, c.table.checkpoint, c.table.inputs)
@@ -444,7 +453,8 @@ def replay_round(game: SeatedGame, events: Sequence[StoredEvent]) -> list[Transf
         elif ev.type == "input" and state is not None:
             step = _feed(game, state, checkpoint, ev.payload["input"])
             table_id = ev.stream_id.split(":", 1)[1]
-            out += transfers_of(table_id, ev.round_id, step.moves)
+            if game.books_money(step.table):
+                out += transfers_of(table_id, ev.round_id, step.moves)
             state = step.table
             if game.at_checkpoint(state):
                 checkpoint = state

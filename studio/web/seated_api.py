@@ -82,6 +82,7 @@ async def act(request: web.Request) -> web.Response:
     if kind not in COMMANDS:
         raise WebError(400, "request.invalid", f"type is one of {', '.join(sorted(COMMANDS))}")
     data.pop("player", None)
+    data.pop("director", None)  # what a tournament does for its players is not theirs to ask
     return answer_response(await table.act(player, data, key))
 
 

@@ -15,12 +15,14 @@ from typing import Any
 from studio.cards import DeckKind
 from studio.games.sette_e_mezzo import Hand
 from studio.games.sette_e_mezzo_multiplayer import table as tbl
+from studio.games.sette_e_mezzo_multiplayer import tournament_tables
 from studio.games.sette_e_mezzo_multiplayer.autoplay import AutoPlay
 from studio.games.sette_e_mezzo_multiplayer.buttons import buttons, offer_buttons
 from studio.games.sette_e_mezzo_multiplayer.classica import ClassicaBank
 from studio.games.sette_e_mezzo_multiplayer.errors import MultiplayerError
 from studio.games.sette_e_mezzo_multiplayer.piatto import PiattoBank
 from studio.games.sette_e_mezzo_multiplayer.table_rules import Kind, TableRules, Variant
+from studio.games.sette_e_mezzo_multiplayer.tournament import Elimination, ranking
 from studio.games.sette_e_mezzo_multiplayer.turns import Phase
 
 
@@ -34,8 +36,8 @@ class MultiplayerGame:
     # -- setup and snapshots -------------------------------------------------------------------
 
     def setup(self, cfg: Any) -> tbl.Setup:
-        rules = TableRules(Variant(cfg.variant), Kind.CASH, cfg.min_bet, cfg.min_bank,
-                           cfg.rake_bp)
+        rules = TableRules(Variant(cfg.variant), Kind(getattr(cfg, "kind", "cash")),
+                           cfg.min_bet, cfg.min_bank, cfg.rake_bp)
         return tbl.Setup(rules, cfg.seats, cfg.buy_in_min, cfg.buy_in_max, cfg.decision_s,
                          cfg.idle_s)
 
@@ -60,6 +62,7 @@ class MultiplayerGame:
             "awaiting": list(t.awaiting) if t.awaiting is not None else None,
             "deadline": t.deadline, "last_play": t.last_play, "dealing": list(t.dealing),
             "dealt": t.dealt, "fresh": t.fresh, "rake": t.rake, "results": list(t.results),
+            "eliminated": list(t.eliminated), "moved_out": [list(m) for m in t.moved_out],
         }
 
     def from_json(self, d: Mapping[str, Any]) -> tbl.Table:
@@ -76,7 +79,8 @@ class MultiplayerGame:
             frozenset(d["leaving"]), d["tickets"],
             tuple(d["awaiting"]) if d["awaiting"] is not None else None, d["deadline"],
             d["last_play"], tuple(d["dealing"]), d["dealt"], d["fresh"], d["rake"],
-            tuple(d["results"]))
+            tuple(d["results"]), MappingProxyType({}), tuple(d.get("eliminated", ())),
+            tuple((p, c) for p, c in d.get("moved_out", ())))
 
     # -- the state machine ---------------------------------------------------------------------
 
@@ -89,6 +93,11 @@ class MultiplayerGame:
 
     def round_id(self, t: tbl.Table, table_id: str) -> str | None:
         return t.round_id(table_id)
+
+    def books_money(self, t: tbl.Table) -> bool:
+        """Cash tables move money; a tournament's chips are not money (its buy-ins and
+        prizes are, moved by the tournament)."""
+        return not t.setup.rules.tournament
 
     # -- what a player sees --------------------------------------------------------------------
 
@@ -113,7 +122,8 @@ class MultiplayerGame:
             "phase": str(b.phase) if b is not None else None,
             "punter": b.punter if b is not None else None,
             "turn": decider, "deadline": t.deadline, "results": list(t.results),
-            "matta_deal": list(t.dealing),
+            "matta_deal": list(t.dealing), "kind": str(t.setup.rules.kind),
+            "eliminated": [e["player"] for e in t.eliminated],
         }
         if player is not None and player in t.seats:
             view["me"] = {"player": player, "credit": t.credit(player) + t.extra.get(player, 0),
@@ -163,4 +173,39 @@ def _cards(t: tbl.Table, holder: str, viewer: str | None) -> list[str | None]:
             for i, c in enumerate(cards)]
 
 
+class TournamentTables:
+    """What the tournament (`studio.table.tournaments`) asks of this game's tables."""
+
+    draw = staticmethod(tournament_tables.draw)
+    rebalance = staticmethod(tournament_tables.rebalance)
+    prizes = staticmethod(tournament_tables.prizes)
+
+    def seat_input(self, chips: int) -> dict[str, Any]:
+        return {"type": "sit", "amount": chips, "director": True}
+
+    def unseat_input(self, players: list[str]) -> dict[str, Any]:
+        return {"type": "transfer_out", "players": players, "director": True}
+
+    def between_rounds(self, t: tbl.Table) -> bool:
+        return t.bank is None
+
+    def seated(self, t: tbl.Table) -> list[str]:
+        return t.players
+
+    def chips(self, t: tbl.Table) -> dict[str, int]:
+        return {p: t.credit(p) + t.extra.get(p, 0) for p in t.players}
+
+    def moved_out(self, t: tbl.Table) -> list[tuple[str, int]]:
+        return list(t.moved_out)
+
+    def eliminations(self, t: tbl.Table) -> list[dict[str, Any]]:
+        return list(t.eliminated)
+
+    def ranking(self, eliminations: list[dict[str, Any]], survivors: list[str]) -> list[str]:
+        return ranking([Elimination(e["player"], e["round"], f"{e['table']}/{e['banker']}",
+                                    e["chips_before"], e["seat_order"]) for e in eliminations],
+                       survivors)
+
+
 GAME = MultiplayerGame()
+GAME.tournament = TournamentTables()  # type: ignore[attr-defined]

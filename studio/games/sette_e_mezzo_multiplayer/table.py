@@ -24,9 +24,10 @@ from typing import Any
 
 from studio.cards import parse_card
 from studio.games.sette_e_mezzo_multiplayer import classica, piatto
+from studio.games.sette_e_mezzo_multiplayer.acceptance import tournament_refusal_penalty
 from studio.games.sette_e_mezzo_multiplayer.attendance import IDLE_SECONDS, after_bank
 from studio.games.sette_e_mezzo_multiplayer.autoplay import AutoPlay, auto_hits
-from studio.games.sette_e_mezzo_multiplayer.banker import next_banker, seat_of
+from studio.games.sette_e_mezzo_multiplayer.banker import next_banker, seat_of, to_the_right
 from studio.games.sette_e_mezzo_multiplayer.classica import ClassicaBank
 from studio.games.sette_e_mezzo_multiplayer.errors import MultiplayerError
 from studio.games.sette_e_mezzo_multiplayer.piatto import PiattoBank
@@ -88,6 +89,11 @@ class Table:
     fresh: bool = False  # the matta deal's deck is shuffled
     rake: int = 0  # rake of the banks closed
     results: tuple[dict[str, Any], ...] = ()  # the last hands, for the page
+    # tournaments: the chips at the bank's start (who is eliminated ranks by them) and the
+    # players eliminated at this table, in order
+    start_credits: Mapping[str, int] = field(default_factory=lambda: EMPTY)
+    eliminated: tuple[dict[str, Any], ...] = ()
+    moved_out: tuple[tuple[str, int], ...] = ()  # (player, chips) the tournament moved away
 
     @property
     def players(self) -> list[str]:
@@ -242,8 +248,12 @@ def _sit(run: _Run, inp: Mapping[str, Any], now: float) -> None:
     require(p not in t.seats, "mp.already_seated", "already seated here")
     amount = _amount(inp)
     s = t.setup
-    require(s.buy_in_min <= amount <= s.buy_in_max, "mp.buy_in_range",
-            f"the buy-in is {s.buy_in_min} to {s.buy_in_max} cents")
+    if s.rules.tournament:  # the tournament seats its players with their chips
+        require(inp.get("director") is True, "mp.tournament_seats_drawn",
+                "tournament seats are drawn by the tournament")
+    else:
+        require(s.buy_in_min <= amount <= s.buy_in_max, "mp.buy_in_range",
+                f"the buy-in is {s.buy_in_min} to {s.buy_in_max} cents")
     seat = inp.get("seat")
     if seat is None:
         seat = next((i for i, x in enumerate(t.seats) if x is None), None)
@@ -268,6 +278,8 @@ def _sit(run: _Run, inp: Mapping[str, Any], now: float) -> None:
 def _rebuy(run: _Run, inp: Mapping[str, Any], now: float) -> None:
     t = run.t
     p = _player(run, inp)
+    require(not t.setup.rules.tournament, "mp.no_rebuy_in_tournament",
+            "no rebuy in a tournament")
     amount = _amount(inp)
     if _in_bank(t, p):
         module = piatto if isinstance(t.bank, PiattoBank) else classica
@@ -283,6 +295,8 @@ def _rebuy(run: _Run, inp: Mapping[str, Any], now: float) -> None:
 
 def _leave(run: _Run, inp: Mapping[str, Any], now: float) -> None:
     p = _player(run, inp)
+    require(not run.t.setup.rules.tournament, "mp.tournament_leave",
+            "a tournament player stays until it is eliminated")
     if run.t.offer == p:
         _pass_offer(run, p, skipped=False)
     if _in_bank(run.t, p):
@@ -314,6 +328,22 @@ def _stand_up(run: _Run, p: str, reason: str) -> None:
     run.emit("seat_left", player=p, reason=reason, credit=credit)
 
 
+def _transfer_out(run: _Run, inp: Mapping[str, Any], now: float) -> None:
+    """The tournament moves players to another table (balancing, merging): only between
+    banks; each leaves with its chips (the `seat_left` events say how many)."""
+    t = run.t
+    require(t.setup.rules.tournament and inp.get("director") is True, "mp.director_only",
+            "only the tournament moves players")
+    require(t.bank is None, "mp.bank_in_play", "players move between banks")
+    players = inp.get("players")
+    require(isinstance(players, list) and all(p in t.seats for p in players),
+            "mp.not_at_table", "players of this table")
+    for p in players:
+        chips = run.t.credits.get(p, 0) + run.t.extra.get(p, 0)
+        _stand_up(run, p, "moved")
+        run.t = replace(run.t, moved_out=(*run.t.moved_out, (p, chips)))
+
+
 def _sitout(run: _Run, inp: Mapping[str, Any], now: float) -> None:
     p = _player(run, inp)
     on = bool(inp.get("on", True))
@@ -330,7 +360,10 @@ def _set_sitout(run: _Run, p: str, on: bool) -> None:
         module = piatto if isinstance(t.bank, PiattoBank) else classica
         run.t = replace(t, bank=module.set_sitout(t.bank, p, on))  # type: ignore[arg-type]
     elif on and t.offer == p:
-        _refuse_offer(run, p)
+        if t.setup.rules.tournament:
+            _tournament_refusal(run, p)
+        else:
+            _refuse_offer(run, p)
 
 
 def _accept(run: _Run, inp: Mapping[str, Any], now: float) -> None:
@@ -346,7 +379,8 @@ def _accept(run: _Run, inp: Mapping[str, Any], now: float) -> None:
         require(amount is None or type(amount) is int, "mp.bad_amount", "say the maximum bet")
         bank = classica.open_bank(rules, t.seats, p, amount, t.credits, t.sitout)
     require(bool(bank.punters), "mp.no_punters", "nobody to play against")
-    run.t = replace(t, bank=bank, bank_no=t.bank_no + 1, offer=None, credits=EMPTY)
+    run.t = replace(t, bank=bank, bank_no=t.bank_no + 1, offer=None, credits=EMPTY,
+                    start_credits=t.credits)
     terms = ({"piatto": amount} if isinstance(bank, PiattoBank) else
              {"max_bet": bank.terms.max_bet, "max_loss": bank.terms.max_loss,
               "all_in": bank.terms.all_in})
@@ -365,6 +399,23 @@ def _refuse(run: _Run, inp: Mapping[str, Any], now: float) -> None:
 def _refuse_offer(run: _Run, p: str) -> None:
     run.emit("bank_refused", player=p)
     _pass_offer(run, p, skipped=True)
+
+
+def _tournament_refusal(run: _Run, p: str) -> None:
+    """A tournament bank cannot be refused: in sitout or silent past the time limit, the
+    player loses half the minimum piatto (or all its chips if less), shared among the others
+    seated (from its right); the bank passes right."""
+    t = run.t
+    order = [x for i in to_the_right(t.seats, seat_of(t.seats, p))
+             if (x := t.seats[i]) is not None and x != p]
+    changes = tournament_refusal_penalty(t.setup.rules, t.credits.get(p, 0), p, order)
+    credits = dict(t.credits)
+    for x, c in changes.items():
+        credits[x] = credits.get(x, 0) + c
+    run.t = replace(t, credits=MappingProxyType(credits))
+    run.emit("bank_refusal_penalty", player=p, shares={k: v for k, v in changes.items()
+                                                       if k != p}, lost=-changes.get(p, 0))
+    _pass_offer(run, p, skipped=False)
 
 
 def _pass_offer(run: _Run, p: str, *, skipped: bool) -> None:
@@ -448,7 +499,7 @@ def _timeout(run: _Run, inp: Mapping[str, Any], now: float) -> None:
         # sitout: an offered bank is refused; in a bank the system plays for it from now on
         _set_sitout(run, who, True)
     t = run.t
-    if t.sitout and now >= t.last_play + t.setup.idle_s:
+    if t.sitout and now >= t.last_play + t.setup.idle_s and not t.setup.rules.tournament:
         run.t = replace(run.t, last_play=now)
         for p in sorted(t.sitout):
             if _in_bank(run.t, p):
@@ -460,7 +511,7 @@ def _timeout(run: _Run, inp: Mapping[str, Any], now: float) -> None:
 _HANDLERS = {
     "sit": _sit, "rebuy": _rebuy, "leave": _leave, "sitout": _sitout, "accept": _accept,
     "refuse": _refuse, "join": _join, "stake": _stake, "decide": _decide, "shuffle": _shuffle,
-    "card": _card, "timeout": _timeout,
+    "card": _card, "timeout": _timeout, "transfer_out": _transfer_out,
 }
 
 
@@ -529,11 +580,30 @@ def _close_bank(run: _Run) -> None:
     run.emit("bank_closed", banker=b.banker, bank_no=t.bank_no, results=list(results),
              rake=b.rake, sitout_penalty=dict(getattr(b, "sitout_penalty", {})))
     run.mark("hand")
+    if t.setup.rules.tournament:
+        _eliminate(run, b.banker, banker_seat)
+        return
     skips, up = after_bank(t.skips, t.players, played)
     run.t = replace(t, skips=MappingProxyType(skips))
     for p in [*up, *sorted(t.leaving - set(up))]:
         if p in run.t.seats:
             _stand_up(run, p, "three_banks_skipped" if p in up else "left")
+
+
+def _eliminate(run: _Run, banker: str, banker_seat: int) -> None:
+    """Tournament: who has no chips left at the bank's end is eliminated, with the chips it
+    had at the bank's start and its place in turn from the banker's right (the ranking's
+    tie-break)."""
+    t = run.t
+    order = [t.seats[i] for i in to_the_right(t.seats, banker_seat)]
+    out = [p for p in order if p is not None and t.credits.get(p, 0) == 0]
+    for p in out:
+        e = {"player": p, "round": t.bank_no, "banker": banker,
+             "chips_before": t.start_credits.get(p, 0), "seat_order": order.index(p)}
+        run.t = replace(run.t, eliminated=(*run.t.eliminated, e))
+        run.emit("eliminated", **e)
+        _stand_up(run, p, "eliminated")
+    run.t = replace(run.t, start_credits=EMPTY)
 
 
 def _arm_timer(run: _Run, now: float) -> None:
