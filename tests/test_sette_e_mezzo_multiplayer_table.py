@@ -167,3 +167,31 @@ async def test_bots_play_many_banks_and_the_audit_replays_every_one(store: Store
     report = audit_ok(store)
     assert report.rounds_replayed >= 11
     await h.close()
+
+
+async def test_a_decision_set_in_advance_is_played_at_its_turn_and_remove_undoes_it(
+        store: Store) -> None:
+    h = MpHarness(store, "classica")
+    h.shoe.stacks = [["Kd"]]
+    await h.sit("a", "b", "c")
+    h.shoe.stacks = [["7c", "6c", "5c", "2c"]]  # b 7, c 6, banker 5 then draws 2
+    await h.ok("a", "accept", amount=500)
+    assert h.state.bank.decider == "b"
+    view = (await h.ok("c", "preset", amount=300, hit=False))["state"]["me"]
+    assert [b["label"] for b in view["buttons"]] == ["Remove"]
+    await h.ok("c", "remove_preset")
+    await h.ok("c", "preset", amount=200, hit=False)
+    answer = await h.ok("a", "preset", hit=True)  # the banker, while the punters play
+    assert [b["label"] for b in answer["state"]["me"]["buttons"]] == ["Remove"]
+    assert (await h.act("b", "preset", amount=100, hit=False))["error"]["code"] == \
+        "mp.preset_not_allowed"  # b's turn is now: it decides, not in advance
+    await h.ok("b", "stake", amount=300, hit=False)  # then c's preset, then the banker's
+    assert h.state.presets == {}  # both played: the banker drew (5 + 2), and decides again
+    assert h.state.bank.decider == "a" and len(h.state.bank.banker_cards) == 2
+    await h.ok("a", "decide", hit=False)
+    assert h.state.bank is None
+    results = {r["punter"]: r for r in h.state.results}
+    assert results["c"]["stake"] == 200 and results["c"]["banker_won"]  # 6 v 7
+    assert results["b"]["banker_won"]  # 7 v 7: the tie goes to the banker
+    audit_ok(store)
+    await h.close()

@@ -6,7 +6,8 @@
     POST /api/seated/{table}/act   {key, type, ...}  a command: sit {amount, seat?, autoplay?},
                                                      rebuy {amount}, leave, sitout {on},
                                                      accept {amount}, refuse, join {plays},
-                                                     stake {amount, hit}, decide {hit}
+                                                     stake {amount, hit}, decide {hit},
+                                                     preset {hit, amount?}, remove_preset
     GET  /ws/seated/{table}?token=...                the table's state, pushed on each change
 
 The player is who the token says (`Authorization: Bearer`, or ``token`` on the WebSocket),
@@ -30,7 +31,7 @@ from studio.web.schemas import parse_json
 
 SEATED = web.AppKey("seated", SeatedTables)
 COMMANDS = frozenset({"sit", "rebuy", "leave", "sitout", "accept", "refuse", "join", "stake",
-                      "decide"})
+                      "decide", "preset", "remove_preset"})
 MAX_QUEUE = 200
 
 

@@ -17,7 +17,12 @@ from studio.games.sette_e_mezzo import Hand
 from studio.games.sette_e_mezzo_multiplayer import table as tbl
 from studio.games.sette_e_mezzo_multiplayer import tournament_tables
 from studio.games.sette_e_mezzo_multiplayer.autoplay import AutoPlay
-from studio.games.sette_e_mezzo_multiplayer.buttons import buttons, offer_buttons
+from studio.games.sette_e_mezzo_multiplayer.buttons import (
+    REMOVE,
+    advance_buttons,
+    buttons,
+    offer_buttons,
+)
 from studio.games.sette_e_mezzo_multiplayer.classica import ClassicaBank
 from studio.games.sette_e_mezzo_multiplayer.errors import MultiplayerError
 from studio.games.sette_e_mezzo_multiplayer.piatto import PiattoBank
@@ -151,8 +156,13 @@ def _buttons(t: tbl.Table, player: str) -> list[dict[str, Any]]:
     if b is None or b.phase is Phase.OVER:
         return []
     action = {Phase.JOIN: "join", Phase.STAKE: "stake"}.get(b.phase, "decide")
-    return [{"label": x.label, "low": x.low, "high": x.high, "action": action}
-            for x in buttons(b, player)]
+    now = [{"label": x.label, "low": x.low, "high": x.high, "action": action}
+           for x in buttons(b, player)]
+    if now:
+        return now
+    return [{"label": x.label, "low": x.low, "high": x.high,
+             "action": "remove_preset" if x.label == REMOVE else "preset"}
+            for x in advance_buttons(b, player, t.presets)]
 
 
 def _cards(t: tbl.Table, holder: str, viewer: str | None) -> list[str | None]:

@@ -23,8 +23,9 @@ from types import MappingProxyType
 from typing import Any
 
 from studio.cards import parse_card
-from studio.games.sette_e_mezzo_multiplayer import classica, piatto
+from studio.games.sette_e_mezzo_multiplayer import advance, classica, piatto
 from studio.games.sette_e_mezzo_multiplayer.acceptance import tournament_refusal_penalty
+from studio.games.sette_e_mezzo_multiplayer.advance import Presets
 from studio.games.sette_e_mezzo_multiplayer.attendance import IDLE_SECONDS, after_bank
 from studio.games.sette_e_mezzo_multiplayer.autoplay import AutoPlay, auto_hits
 from studio.games.sette_e_mezzo_multiplayer.banker import next_banker, seat_of, to_the_right
@@ -94,6 +95,7 @@ class Table:
     start_credits: Mapping[str, int] = field(default_factory=lambda: EMPTY)
     eliminated: tuple[dict[str, Any], ...] = ()
     moved_out: tuple[tuple[str, int], ...] = ()  # (player, chips) the tournament moved away
+    presets: Presets = field(default_factory=lambda: EMPTY)  # decisions set in advance
 
     @property
     def players(self) -> list[str]:
@@ -458,6 +460,25 @@ def _decide(run: _Run, inp: Mapping[str, Any], now: float) -> None:
     run.emit("decision", player=p, hit=bool(inp.get("hit")))
 
 
+def _preset(run: _Run, inp: Mapping[str, Any], now: float) -> None:
+    """A decision set in advance, while waiting for one's turn ("Remove" undoes it)."""
+    p = _player(run, inp)
+    b = run.t.bank
+    require(b is not None, "mp.no_bank", "no bank is in play")
+    amount = inp.get("amount")
+    require(amount is None or type(amount) is int, "mp.bad_amount", "a stake in cents")
+    presets = advance.set_preset(run.t.presets, b, p, advance.Preset(bool(inp.get("hit")),
+                                                                      amount))
+    run.t = replace(run.t, presets=presets)
+    run.emit("preset", player=p)
+
+
+def _remove_preset(run: _Run, inp: Mapping[str, Any], now: float) -> None:
+    p = _player(run, inp)
+    run.t = replace(run.t, presets=advance.remove_preset(run.t.presets, p))
+    run.emit("preset_removed", player=p)
+
+
 def _shuffle(run: _Run, inp: Mapping[str, Any], now: float) -> None:
     t = run.t
     if t.dealing:
@@ -511,7 +532,8 @@ def _timeout(run: _Run, inp: Mapping[str, Any], now: float) -> None:
 _HANDLERS = {
     "sit": _sit, "rebuy": _rebuy, "leave": _leave, "sitout": _sitout, "accept": _accept,
     "refuse": _refuse, "join": _join, "stake": _stake, "decide": _decide, "shuffle": _shuffle,
-    "card": _card, "timeout": _timeout, "transfer_out": _transfer_out,
+    "card": _card, "timeout": _timeout, "transfer_out": _transfer_out, "preset": _preset,
+    "remove_preset": _remove_preset,
 }
 
 
@@ -532,6 +554,12 @@ def _flow(run: _Run, now: float) -> None:
             if b.phase is Phase.OVER:
                 _close_bank(run)
                 continue
+            if t.presets and b.expecting is None:
+                played, presets = advance.apply(b, t.presets)
+                run.t = replace(t, bank=played, presets=presets)
+                if played is not b:
+                    run.emit("preset_played", player=b.decider)
+                    continue
             if (b.expecting is None and b.decider in b.sitout
                     and b.phase in (Phase.PUNTER, Phase.BANKER)):
                 hit = auto_hits(b, t.autoplay)
@@ -574,6 +602,7 @@ def _close_bank(run: _Run) -> None:
     banker_seat = seat_of(t.seats, b.banker)
     nxt = next_banker(t.seats, banker_seat, t.has_bet | played)
     run.t = t = replace(t, bank=None, credits=MappingProxyType(credits), extra=EMPTY,
+                        presets=EMPTY,
                         rake=t.rake + b.rake, results=results[-7:],
                         due_seat=seat_of(t.seats, nxt) if nxt else (banker_seat + 1) % len(
                             t.seats))

@@ -77,6 +77,16 @@ function renderButtons(me) {
     for (const b of byAction.stake) box.append(button(b.label, `btn-${b.label.toLowerCase()}`,
       () => send("stake", {amount: cents(inp.value), hit: b.label === "Tiro"})));
   }
+  if (byAction.preset) {  // a decision set in advance, while waiting for one's turn
+    const b0 = byAction.preset[0];
+    const inp = b0.low != null ? amountInput("preset-amount", b0.low, b0.high) : null;
+    const label = document.createElement("span"); label.textContent = "In anticipo: ";
+    box.append(label);
+    if (inp) box.append(inp);
+    for (const b of byAction.preset) box.append(button(b.label, `btn-preset-${b.label.toLowerCase()}`,
+      () => send("preset", {hit: b.label === "Tiro", ...(inp ? {amount: cents(inp.value)} : {})})));
+  }
+  for (const b of byAction.remove_preset || []) box.append(button(b.label, "btn-remove", () => send("remove_preset")));
   for (const b of byAction.decide || []) {
     box.append(button(b.label, `btn-${b.label.toLowerCase()}`,
       () => send("decide", {hit: b.label === "Tiro"})));
