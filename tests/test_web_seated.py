@@ -68,3 +68,15 @@ async def test_the_page_is_served(studio, aiohttp_client) -> None:
     assert r.status == 200
     r = await client.get("/api/seated")
     assert (await r.json())["tables"][0]["id"] == "mp-1"
+
+
+async def test_a_repeated_key_gets_the_first_outcome_and_does_nothing_again(
+        studio, aiohttp_client) -> None:
+    client = await aiohttp_client(studio.app)
+    studio.credit("ann", 10_000)
+    body = {"key": "repeat-key-1", "type": "sit", "amount": 5000}
+    first = await client.post("/api/seated/mp-1/act", headers=auth(studio, "ann"), json=body)
+    again = await client.post("/api/seated/mp-1/act", headers=auth(studio, "ann"), json=body)
+    assert first.status == again.status == 200
+    assert (await again.json())["state"]["me"]["credit"] == 5000
+    assert studio.balance("ann").available == 5000  # bought in once

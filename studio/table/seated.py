@@ -207,10 +207,11 @@ class SeatedTable:
         """One command: its first answer if `answered` (the batch's recalled and new answers)
         has it, or step it and feed the shoe; the events join `events` and the answer
         `answered` (both written by the group before the commit). Refusals are answers."""
+        player = cmd.input.get("player") if cmd.input else None
         if cmd.actor is not None and cmd.key is not None:
             first = answered.get((cmd.actor, cmd.key))
-            if first is not None:
-                return first
+            if first is not None:  # the same outcome, and the table as it is now
+                return {**first, "state": self.view(player)} if first.get("ok") else first
         assert cmd.input is not None
         mine: list[NewEvent] = []
         saved = (self.state, self.checkpoint, self.inputs)
@@ -224,11 +225,10 @@ class SeatedTable:
                                              "message": str(e)}}
         else:
             events.extend(mine)
-            player = cmd.input.get("player")
-            answer = {"ok": True, "state": self.view(player)}
+            answer = {"ok": True}
         if cmd.actor is not None and cmd.key is not None:
-            answered[(cmd.actor, cmd.key)] = answer
-        return answer
+            answered[(cmd.actor, cmd.key)] = answer  # remembered without the state
+        return {**answer, "state": self.view(player)} if answer["ok"] else answer
 
     def _apply(self, tx: Any, inp: dict[str, Any], events: list[NewEvent]) -> None:
         before = self.state

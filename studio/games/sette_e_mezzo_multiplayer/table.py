@@ -165,9 +165,10 @@ def _money_key(t: Table) -> tuple[Any, ...]:
 
 
 def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-    return len(a) == len(b) and all(x is y or x == y for x, y in zip(a, b, strict=True)
-                                    if not isinstance(x, Mapping)) and all(
-        x is y for x, y in zip(a, b, strict=True) if isinstance(x, Mapping))
+    """Mappings by identity (comparing their contents would cost what it saves), cents by
+    value."""
+    return len(a) == len(b) and all(x is y or (type(x) is int and x == y)
+                                    for x, y in zip(a, b, strict=True))
 
 
 class _Run:
@@ -177,9 +178,16 @@ class _Run:
         self.t = t
         self.events: list[tuple[str, dict[str, Any]]] = []
         self.moves: list[Move] = []
-        self.held = holdings(t)
+        self.base = t
+        self._held: dict[str, int] | None = None  # holdings(base), when first needed
         self.key = _money_key(t)
         self.wallet: Mapping[str, int] = EMPTY  # the players' accounts' legs of the input
+
+    @property
+    def held(self) -> dict[str, int]:
+        if self._held is None:
+            self._held = holdings(self.base)
+        return self._held
 
     def emit(self, type_: str, **data: Any) -> None:
         self.events.append((type_, data))
@@ -191,10 +199,11 @@ class _Run:
             return
         self.key = key
         now = holdings(self.t)
-        legs = {k: now.get(k, 0) - self.held.get(k, 0) for k in {*now, *self.held}}
+        held = self.held
+        legs = {k: now.get(k, 0) - held.get(k, 0) for k in {*now, *held}}
         legs.update({f"wallet:{p}": v for p, v in wallet.items()})
         legs = {k: v for k, v in legs.items() if v}
-        self.held = now
+        self._held = now
         if not legs:
             return
         if sum(legs.values()) != 0:  # a bug of this module: refuse rather than book it
