@@ -76,7 +76,19 @@ def pure_hands_per_second(variant: str, hands: int) -> float:
     return hands / (time.perf_counter() - started)
 
 
-async def bots_at(table: SeatedTable, rng: random.Random, stop: float, hands: int,
+async def keep_full(table: SeatedTable, n: int) -> None:
+    """Broke players buy in again; players stood up (three banks skipped with no credit) sit
+    down again: the table stays at its seven players."""
+    s = table.state
+    for p in s.players:
+        if s.credit(p) == 0 and s.bank is None:
+            await table.act(p, {"type": "rebuy", "amount": BUY_IN}, uuid.uuid4().hex)
+    for i in range(SEATS):
+        if f"n{n}p{i}" not in table.state.seats:
+            await table.act(f"n{n}p{i}", {"type": "sit", "amount": BUY_IN}, uuid.uuid4().hex)
+
+
+async def bots_at(table: SeatedTable, n: int, rng: random.Random, stop: float, hands: int,
                   lat: list[float], think: float = 0.0) -> int:
     """Bots play at one table until `stop` (perf_counter) or `hands` stakes; `think`: the
     mean seconds a bot takes to decide (0: at once, the table's saturation)."""
@@ -84,6 +96,8 @@ async def bots_at(table: SeatedTable, rng: random.Random, stop: float, hands: in
     while played < hands and time.perf_counter() < stop:
         if think:
             await asyncio.sleep(rng.expovariate(1 / think))
+        if table.state.bank is None:
+            await keep_full(table, n)
         move = bot_move(table.state, rng)
         if move is None:
             for p in table.state.players:
@@ -122,7 +136,7 @@ async def run(variant: str, tables: int, hands: int, seconds: float, database: s
     lat: list[float] = []
     started = time.perf_counter()
     stop = started + seconds
-    played = await asyncio.gather(*(bots_at(t, random.Random(n), stop, hands, lat, think)
+    played = await asyncio.gather(*(bots_at(t, n, random.Random(n), stop, hands, lat, think)
                                     for n, t in enumerate(made)))
     elapsed = time.perf_counter() - started
     await group.stop()
