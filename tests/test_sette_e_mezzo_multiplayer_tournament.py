@@ -113,3 +113,29 @@ async def test_nine_players_to_the_winner(store: Store) -> None:
                           games={f"table:{t}": GAME.name for t in cup.tables})
     assert report.problems == []
     await group.stop()
+
+
+def test_a_tournament_punter_in_sitout_pays_half_the_minimum_into_the_piatto() -> None:
+    setup = GAME.setup(mp_config("piatto", kind="tournament", rake_bp=0))
+    t = GAME.new_state(setup)
+    for p in "abc":
+        t = tbl.step(t, {"type": "sit", "player": p, "amount": 1000, "director": True}).table
+    t = tbl.step(t, {"type": "shuffle"}).table
+    t = tbl.step(t, {"type": "card", "card": "Kd"}).table  # a banks
+    assert t.offer == "a"
+    t = tbl.step(t, {"type": "sitout", "player": "c", "on": True}).table
+    t = tbl.step(t, {"type": "accept", "player": "a", "amount": 500}).table
+    assert t.bank.punters == ("b",)  # c was in sitout when the bank opened: not a punter
+    t = tbl.step(t, {"type": "sitout", "player": "c", "on": False}).table
+    t = tbl.step(t, {"type": "sitout", "player": "b", "on": True}).table  # at betting time
+    assert t.bank is None  # b did not play: it paid its fine and the bank is over
+    assert dict(t.credits) == {"a": 1050, "b": 950, "c": 1000}  # half the minimum bet
+    try:  # and in a tournament every punter plays: no "Non gioco"
+        t = tbl.step(t, {"type": "sitout", "player": "b", "on": False}).table
+        while t.bank is None:
+            if t.offer:
+                t = tbl.step(t, {"type": "accept", "player": t.offer, "amount": 500}).table
+        tbl.step(t, {"type": "join", "player": t.bank.punter, "plays": False})
+        raise AssertionError("refused")
+    except tbl.MultiplayerError as e:
+        assert e.code == "mp.must_play_in_tournament"
