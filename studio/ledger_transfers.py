@@ -132,6 +132,19 @@ def transfers_for_round(tx: Tx, round_id: str) -> dict[str, dict[str, Any]]:
     return {mid: Transfer(mid, legs.get(mid, ()), round_id).content() for mid in ids}
 
 
+def tickets_of(tx: Tx, accounts: Sequence[str], limit: int = 20) -> list[dict[str, Any]]:
+    """The latest transfers touching any of `accounts`, newest first, each with all its legs:
+    a player's transaction tickets (its account and its table credit)."""
+    rows = bulk.select_in(
+        tx.conn, "SELECT DISTINCT m.seq, m.id, m.round_id, m.created_at FROM ledger_movement m "
+        "JOIN ledger_leg l ON l.movement_seq = m.seq WHERE l.account_id IN {in_}",
+        sorted(set(accounts)))
+    latest = sorted(rows, key=lambda r: -int(r[0]))[:limit]
+    legs = transfer_legs(tx, [r[1] for r in latest])
+    return [{"ticket": mid, "round_id": rid, "at": at, "legs": dict(legs.get(mid, ()))}
+            for _, mid, rid, at in latest]
+
+
 def transfer_many(tx: Tx, transfers: Sequence[Transfer]) -> list[Ticket]:
     """Apply the transfers, all or none: a refusal raises `LedgerError` before any write."""
     for t in transfers:

@@ -80,3 +80,30 @@ async def test_a_repeated_key_gets_the_first_outcome_and_does_nothing_again(
     assert first.status == again.status == 200
     assert (await again.json())["state"]["me"]["credit"] == 5000
     assert studio.balance("ann").available == 5000  # bought in once
+
+
+async def test_every_money_movement_has_its_ticket(studio, aiohttp_client) -> None:
+    client = await aiohttp_client(studio.app)
+    for p in ("ann", "bob"):
+        studio.credit(p, 10_000)
+    studio.mp_shoe.stacks = [["Kd"]]
+    for p in ("ann", "bob"):
+        assert (await act(client, studio, p, type="sit", amount=5000))[0] == 200
+    await act(client, studio, "ann", type="accept", amount=1000)
+    studio.mp_shoe.stacks = [["7c", "5c"]]
+    await act(client, studio, "bob", type="join", plays=True)
+    await act(client, studio, "bob", type="stake", amount=400, hit=False)
+    await act(client, studio, "ann", type="decide", hit=False)  # bob 7 v 5: bob wins 400
+    await act(client, studio, "bob", type="rebuy", amount=100)
+    r = await client.get("/api/seated/mp-1/tickets", headers=auth(studio, "bob"))
+    tickets = (await r.json())["tickets"]
+    assert [t["legs"] for t in tickets] == [
+        {"account": -100, "table_credit": 100},  # the rebuy
+        {"piatto": -400, "table_credit": 380, "rake": 20},  # the hand, in one movement
+        {"account": -5000, "table_credit": 5000}]  # the buy-in
+    r = await client.get("/api/seated/mp-1/tickets", headers=auth(studio, "ann"))
+    assert [t["legs"] for t in (await r.json())["tickets"]] == [
+        {"piatto": -600, "table_credit": 600},  # the bank's end: what the piatto held
+        {"piatto": 1000, "table_credit": -1000},  # the piatto put up
+        {"account": -5000, "table_credit": 5000}]
+    assert all(t["ticket"].startswith("mp-1:t") for t in tickets)

@@ -3,6 +3,7 @@
     GET  /seated?table=...&token=...&lang=it|en     the table's page (its game's static page)
     GET  /api/seated                                 the seated tables
     GET  /api/seated/{table}                         the table as this player sees it
+    GET  /api/seated/{table}/tickets                 the player's transaction tickets here
     POST /api/seated/{table}/act   {key, type, ...}  a command: sit {amount, seat?, autoplay?},
                                                      rebuy {amount}, leave, sitout {on},
                                                      accept {amount}, refuse, join {plays},
@@ -24,7 +25,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from studio.table.seated import SeatedTable, SeatedTables
+from studio import ledger_transfers
+from studio.table.seated import SeatedTable, SeatedTables, account_of
 from studio.web.context import STUDIO
 from studio.web.errors import WebError, answer_response
 from studio.web.schemas import parse_json
@@ -69,6 +71,32 @@ async def tables(request: web.Request) -> web.Response:
 async def state(request: web.Request) -> web.Response:
     player = _player(request)
     return web.json_response({"ok": True, "state": _table(request).view(player)})
+
+
+async def tickets(request: web.Request) -> web.Response:
+    """Every money movement of the player at this table (buy-in, rebuy, each hand, cash-out),
+    newest first, as tickets with their legs (its account, its table credit, the piatto, the
+    rake)."""
+    player = _player(request)
+    table = _table(request)
+    accounts = [account_of(table.table_id, f"seat:{player}")]
+    with table.store.reader() as tx:
+        found = ledger_transfers.tickets_of(tx, accounts, limit=50)
+    names = {account_of(table.table_id, f"seat:{player}"): "table_credit",
+             account_of(table.table_id, f"wallet:{player}"): "account",
+             account_of(table.table_id, "pool"): "piatto",
+             account_of(table.table_id, "rake"): "rake"}
+
+    def named(legs: dict[str, int]) -> dict[str, int]:
+        """Legs as this player may see them: other players' seats as one sum."""
+        out: dict[str, int] = {}
+        for account, cents in legs.items():
+            name = names.get(account, "other_players")
+            out[name] = out.get(name, 0) + cents
+        return out
+
+    return web.json_response({"ok": True, "tickets": [
+        {**t, "legs": named(t["legs"])} for t in found]})
 
 
 async def act(request: web.Request) -> web.Response:
@@ -129,5 +157,6 @@ def add_routes(app: web.Application, seated: SeatedTables) -> None:
     app.router.add_get("/seated", page)
     app.router.add_get("/api/seated", tables)
     app.router.add_get("/api/seated/{table}", state)
+    app.router.add_get("/api/seated/{table}/tickets", tickets)
     app.router.add_post("/api/seated/{table}/act", act)
     app.router.add_get("/ws/seated/{table}", socket)

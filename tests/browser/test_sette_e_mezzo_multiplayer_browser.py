@@ -106,4 +106,7 @@ async def test_four_players_play_several_banks(studio, base_url, browser, screen
         await expect(pages["ann"].get_by_test_id(f"credit-{p}")).to_have_text(
             euro(seats[p]), timeout=T)
     assert arts == {"piacentine", "napoletane"}
+    await pages["bob"].get_by_test_id("btn-tickets").click()  # bob's transaction tickets
+    await expect(pages["bob"].locator("[data-ticket]").last).to_contain_text(
+        "conto -€50.00, credito al tavolo +€50.00", timeout=T)
     await screenshot(pages["ann"], "sette-e-mezzo-multiplayer-ann")

@@ -194,16 +194,36 @@ class _Run:
 
     def mark(self, kind: str, wallet: Mapping[str, int] = EMPTY) -> None:
         """The money moved since the last mark, as one ticket (nothing moved: no ticket)."""
+        self._ticket(kind, self._moved(wallet))
+
+    def mark_close(self, banker: str) -> None:
+        """A piatto bank just ended: what the banker took back from the piatto is a ticket of
+        its own ("bank_close"), after the hand that ended it (the pure bank does both in one
+        step)."""
+        legs = self._moved(EMPTY)
+        back = legs.pop(f"seat:{banker}", 0)
+        if back > 0:
+            legs["pool"] = legs.get("pool", 0) + back
+            self._ticket("hand", {k: v for k, v in legs.items() if v})
+            self._ticket("bank_close", {f"seat:{banker}": back, "pool": -back})
+        else:
+            if back:
+                legs[f"seat:{banker}"] = back
+            self._ticket("hand", legs)
+
+    def _moved(self, wallet: Mapping[str, int]) -> dict[str, int]:
         key = _money_key(self.t)
         if not wallet and _same(key, self.key):
-            return
+            return {}
         self.key = key
         now = holdings(self.t)
         held = self.held
         legs = {k: now.get(k, 0) - held.get(k, 0) for k in {*now, *held}}
         legs.update({f"wallet:{p}": v for p, v in wallet.items()})
-        legs = {k: v for k, v in legs.items() if v}
         self._held = now
+        return {k: v for k, v in legs.items() if v}
+
+    def _ticket(self, kind: str, legs: dict[str, int]) -> None:
         if not legs:
             return
         if sum(legs.values()) != 0:  # a bug of this module: refuse rather than book it
@@ -229,6 +249,9 @@ def step(t: Table, inp: Mapping[str, Any]) -> Step:
         raise MultiplayerError("mp.unknown_command", f"unknown command {kind!r}")
     now = float(inp.get("now", 0.0))
     handler(run, inp, now)
+    b = run.t.bank
+    if isinstance(b, PiattoBank) and b.phase is Phase.OVER:
+        run.mark_close(b.banker)
     run.mark({"sit": "buy_in", "rebuy": "rebuy", "accept": "bank"}.get(kind, "hand"),
              run.wallet)
     _flow(run, now)
@@ -597,6 +620,8 @@ def _flow(run: _Run, now: float) -> None:
 
 def _close_bank(run: _Run) -> None:
     """The bank is over: credits back to the table, attendance, stand-ups, the next banker."""
+    if isinstance(run.t.bank, PiattoBank):
+        run.mark_close(run.t.bank.banker)
     run.mark("hand")
     t = run.t
     b = t.bank

@@ -7,7 +7,7 @@ const q = new URLSearchParams(location.search);
 const TABLE = q.get("table"), TOKEN = q.get("token");
 const $ = (id) => document.getElementById(id);
 const T = (id) => document.querySelector(`[data-testid="${id}"]`);
-const euro = (c) => c == null ? "–" : "€" + (c / 100).toFixed(2);
+const euro = (c) => c == null ? "–" : (c < 0 ? "-" : "") + "€" + (Math.abs(c) / 100).toFixed(2);
 const cents = (v) => Math.round(parseFloat(v) * 100);
 let state = null, ws = null, skew = 0;  // skew: the table's clock minus this one's
 const THRESHOLDS = [[9, "4½ (regola)"], [6, "3"], [8, "4"], [10, "5"], [12, "6"], [13, "6½"]];
@@ -148,6 +148,23 @@ $("sitout").onclick = () => send("sitout", {on: true});
 $("back").onclick = () => send("sitout", {on: false});
 $("rebuy").onclick = () => send("rebuy", {amount: cents($("rebuy-amount").value)});
 $("leave").onclick = () => send("leave");
+
+// Every money movement of this player here has its transaction ticket (buy-in, rebuy, each
+// hand, the piatto put up and taken back, the cash-out).
+const LEG_NAMES = {account: "conto", table_credit: "credito al tavolo", piatto: "piatto",
+                   rake: "rake", other_players: "altri giocatori"};
+$("tickets-btn").onclick = async () => {
+  const r = await fetch(`/api/seated/${TABLE}/tickets`, {headers: {"Authorization": `Bearer ${TOKEN}`}});
+  const answer = await r.json();
+  const list = $("tickets"); list.replaceChildren();
+  for (const t of answer.tickets || []) {
+    const li = document.createElement("li");
+    li.dataset.ticket = t.ticket;
+    li.textContent = `${t.ticket}: ` + Object.entries(t.legs).map(
+      ([k, v]) => `${LEG_NAMES[k] || k} ${v > 0 ? "+" : ""}${euro(v)}`).join(", ");
+    list.append(li);
+  }
+};
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
