@@ -79,7 +79,8 @@ def test_the_books_always_equal_what_the_table_holds(variant: str, seed: int) ->
             inp = {**random_input(t, rng, now), "now": now}
         before = t
         try:
-            step = tbl.void(t, checkpoint) if inp["type"] == "void" else tbl.step(t, inp)
+            step = (tbl.void(t, checkpoint, now) if inp["type"] == "void"
+                    else tbl.step(t, inp))
         except MultiplayerError:
             assert t == before
             continue

@@ -84,3 +84,17 @@ async def test_offers_time_out_and_an_idle_table_stands_everyone_in_sitout_up(
     assert h.total() == 0
     audit_ok(store)
     await h.close()
+
+
+async def test_after_a_restart_the_turn_s_timer_runs_again(store: Store) -> None:
+    h = MpHarness(store)
+    await piatto_bank(h, 1000)
+    h.shoe.stacks = [["4c", "5c"]]
+    await h.ok("b", "join", plays=True)
+    await h.ok("b", "stake", amount=200, hit=False)  # the banker's turn, when all stops
+    await h.restart()
+    assert h.state.bank.punter == "b" and h.state.deadline == h.clock.now() + 20
+    await h.advance(20)  # b silent again: sitout, and its turn passes
+    assert "b" in h.state.sitout and h.state.bank.punter == "c"
+    audit_ok(store)
+    await h.close()

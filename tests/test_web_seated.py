@@ -32,7 +32,11 @@ async def test_sit_accept_and_play_over_http_with_the_state_pushed(studio, aioht
     client = await aiohttp_client(studio.app)
     for p in ("ann", "bob", "cat"):
         studio.credit(p, 10_000)
-    ws = await client.ws_connect(f"/ws/seated/mp-1?token={studio.token('bob')}")
+    url = f"/ws/seated/mp-1?token={studio.token('bob')}"
+    refused = await client.get(url, headers={"Origin": "https://elsewhere.example"})
+    assert refused.status == 403
+    origin = str(client.make_url("")).rstrip("/")
+    ws = await client.ws_connect(url, headers={"Origin": origin})
     first = await ws.receive_json()
     assert first["type"] == "table_state" and "me" not in first["state"]
     studio.mp_shoe.stacks = [["Kd"]]

@@ -70,7 +70,7 @@ class SeatedGame(Protocol):
 
     def step(self, state: Any, inp: Mapping[str, Any]) -> GameStep: ...
 
-    def void(self, state: Any, checkpoint: Any) -> GameStep: ...
+    def void(self, state: Any, checkpoint: Any, now: float) -> GameStep: ...
 
     def needs(self, state: Any) -> str | None:
         """"shuffle", "card" (from the RNG shoe) or None."""
@@ -195,7 +195,8 @@ class SeatedTable:
         if not self.game.at_checkpoint(state):
             with self.store.transaction() as tx:
                 events_out: list[NewEvent] = []
-                self._apply(tx, {"type": "void"}, events_out)
+                self._apply(tx, {"type": "void", "now": self.clock.now()}, events_out)
+                self._deal(tx, events_out)
                 tx.append_events(events_out, stored=False)
             log.warning("table %s: the hand in flight is void (restart)", self.table_id)
         self._arm()
@@ -308,7 +309,7 @@ class SeatedTable:
 
 def _feed(game: SeatedGame, state: Any, checkpoint: Any, inp: Mapping[str, Any]) -> GameStep:
     if inp.get("type") == "void":
-        return game.void(state, checkpoint)
+        return game.void(state, checkpoint, float(inp.get("now", 0.0)))
     return game.step(state, inp)
 
 

@@ -30,6 +30,7 @@ from studio.table.seated import SeatedTable, SeatedTables, account_of
 from studio.web.context import STUDIO
 from studio.web.errors import WebError, answer_response
 from studio.web.schemas import parse_json
+from studio.web.ws import origin_allowed
 
 SEATED = web.AppKey("seated", SeatedTables)
 COMMANDS = frozenset({"sit", "rebuy", "leave", "sitout", "accept", "refuse", "join", "stake",
@@ -102,6 +103,7 @@ async def tickets(request: web.Request) -> web.Response:
 async def act(request: web.Request) -> web.Response:
     player = _player(request)
     table = _table(request)
+    request.app[STUDIO].limiter.take(f"player:{player}")  # the studio's rate per client
     data = parse_json(await request.read())
     if not isinstance(data, dict):
         raise WebError(400, "request.invalid", "a JSON object")
@@ -118,6 +120,8 @@ async def act(request: web.Request) -> web.Response:
 async def socket(request: web.Request) -> web.WebSocketResponse:
     player = _player(request, request.query.get("token") or "")
     table = _table(request)
+    if not origin_allowed(request, request.app[STUDIO].web.allowed_origins):
+        raise WebError(403, "ws.origin_forbidden", "connect from the studio's own pages")
     ws = web.WebSocketResponse(heartbeat=30)
     await ws.prepare(request)
     queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(MAX_QUEUE)

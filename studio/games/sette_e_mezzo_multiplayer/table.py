@@ -725,7 +725,7 @@ def at_checkpoint(t: Table) -> bool:
     return False
 
 
-def void(t: Table, checkpoint: Table) -> Step:
+def void(t: Table, checkpoint: Table, now: float = 0.0) -> Step:
     """The hand in play is void: the table as at `checkpoint` (the last hand completed).
     Stakes never left their seats, so only money that came in during the hand (a rebuy, a
     buy-in) goes back to its player's account, each with its ticket."""
@@ -749,4 +749,5 @@ def void(t: Table, checkpoint: Table) -> Step:
             raise MultiplayerError("mp.void_moves_pool", f"{k} changed during the hand")
     run.mark("void", wallet)
     run.emit("hand_voided", reason="the studio restarted")
+    _flow(run, now)  # the table goes on: the turn's timer again, or the matta deal again
     return Step(run.t, run.events, run.moves)
