@@ -25,6 +25,8 @@ class MpStudio(StudioHarness):
         self.seated.start()
 
     async def stop(self) -> None:
+        for cup in self.app[seated_api.TOURNAMENTS].values():
+            await cup.stop()
         await self.seated.stop()
         await super().stop()
 

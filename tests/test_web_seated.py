@@ -21,8 +21,8 @@ def auth(studio: MpStudio, player: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {studio.token(player)}"}
 
 
-async def act(client, studio, player: str, **body) -> tuple[int, dict]:
-    r = await client.post("/api/seated/mp-1/act", headers=auth(studio, player),
+async def act(client, studio, player: str, table: str = "mp-1", **body) -> tuple[int, dict]:
+    r = await client.post(f"/api/seated/{table}/act", headers=auth(studio, player),
                           json={"key": uuid.uuid4().hex, **body})
     return r.status, await r.json()
 
@@ -111,3 +111,62 @@ async def test_every_money_movement_has_its_ticket(studio, aiohttp_client) -> No
         {"piatto": 1000, "table_credit": -1000},  # the piatto put up
         {"account": -5000, "table_credit": 5000}]
     assert all(t["ticket"].startswith("mp-1:t") for t in tickets)
+
+
+async def test_a_sit_and_go_tournament_from_its_lobby(studio, aiohttp_client) -> None:
+    import random
+
+    from studio.games.sette_e_mezzo_multiplayer.game import GAME
+    from studio.table.tournaments import Tournament, TournamentSetup
+    from studio.web import seated_api
+    from tests.mp_harness import mp_config
+
+    setup = TournamentSetup("sng", mp_config("piatto", kind="tournament", rake_bp=0),
+                            buy_in=1000, chips=3000, prizes_bp=(7000, 3000), players=3)
+    seated_api.add_tournament(studio.app, Tournament(setup, studio.seated, studio.store, GAME,
+                                                     random.Random(1)))
+    client = await aiohttp_client(studio.app)
+    for p in ("ann", "bob", "cat", "dan"):
+        studio.credit(p, 5000)
+    for p in ("ann", "bob"):
+        r = await client.post("/api/seated/tournaments/sng/register", headers=auth(studio, p))
+        assert r.status == 200
+    r = await client.post("/api/seated/tournaments/sng/register", headers=auth(studio, "ann"))
+    assert (r.status, (await r.json())["error"]["code"]) == (409, "tournament.registered")
+    r = await client.post("/api/seated/tournaments/sng/register", headers=auth(studio, "cat"))
+    lobby = (await r.json())["tournament"]
+    assert lobby["started"] and sorted(lobby["tables"]["sng-1"]) == ["ann", "bob", "cat"]
+    r = await client.post("/api/seated/tournaments/sng/register", headers=auth(studio, "dan"))
+    assert (await r.json())["error"]["code"] == "tournament.started"
+    assert studio.balance("cat").available == 4000 and studio.balance("dan").available == 5000
+    r = await client.get("/api/seated/sng-1", headers=auth(studio, "ann"))
+    state = (await r.json())["state"]
+    assert state["kind"] == "tournament" and state["me"]["credit"] == 3000  # chips
+    _, answer = await act(client, studio, "ann", "sng-1", type="rebuy", amount=100)
+    assert answer["error"]["code"] == "mp.no_rebuy_in_tournament"
+    _, answer = await act(client, studio, "dan", "sng-1", type="sit", amount=3000)
+    assert answer["error"]["code"] == "mp.tournament_seats_drawn"  # no seat but the draw's
+    # the bots play it out over HTTP; the tournament directs itself after each commit
+    import asyncio
+
+    from tests.mp_bots import bot_move
+
+    rng = random.Random(3)
+    table = studio.seated.tables["sng-1"]
+    for _ in range(20_000):
+        move = bot_move(table.state, rng)
+        if move is None:
+            break
+        player = move.pop("player")
+        studio.clock.advance(0.3)  # players' pace: within the rate limit, no timer runs out
+        status, answer = await act(client, studio, player, "sng-1", **move)
+        assert status == 200, answer
+    for _ in range(500):  # the director's task runs after the last commit
+        r = await client.get("/api/seated/tournaments/sng")
+        lobby = (await r.json())["tournament"]
+        if lobby["ranking"]:
+            break
+        await asyncio.sleep(0.01)
+    assert len(lobby["ranking"]) == 3 and list(lobby["prizes"].values()) == [2100, 900]
+    winner = lobby["ranking"][0]
+    assert studio.balance(winner).available == 4000 + 2100

@@ -70,6 +70,7 @@ class TournamentSetup:
     buy_in: int  # cents, into the prize pool
     chips: int  # starting chips
     prizes_bp: tuple[int, ...]  # each place's share of the pool, basis points
+    players: int | None = None  # a sit & go: starts when this many have registered
 
 
 class Tournament:
@@ -94,12 +95,13 @@ class Tournament:
         self.ranking: list[str] | None = None
         self.prizes: dict[str, int] = {}
         self.moves = 0
+        self.task: asyncio.Task | None = None  # `run`, once started by the lobby
 
     # -- registration and the draw ---------------------------------------------------------
 
     def register(self, player: str) -> ledger_transfers.Ticket:
         """The buy-in, from the player's account into the prize pool, with its ticket."""
-        if self.tables:
+        if self.tables or self.full:
             raise TournamentError("tournament.started", "registration is closed")
         if player in self.registered:
             raise TournamentError("tournament.registered", "already registered")
@@ -112,6 +114,19 @@ class Tournament:
                       ticket=ticket.movement_id)
         self.registered.append(player)
         return ticket
+
+    @property
+    def full(self) -> bool:
+        return self.setup.players is not None and len(self.registered) >= self.setup.players
+
+    def status(self) -> dict[str, Any]:
+        """The tournament as its lobby shows it."""
+        return {"id": self.setup.id, "buy_in": self.setup.buy_in, "chips": self.setup.chips,
+                "players": self.setup.players, "registered": len(self.registered),
+                "started": bool(self.tables), "tables": {
+                    tid: self.rules.seated(t.state) for tid, t in self.tables.items()},
+                "eliminated": [e["player"] for e in self.eliminated],
+                "ranking": self.ranking, "prizes": self.prizes}
 
     async def start(self) -> None:
         """Draw the seats and open the tables, each player seated with the starting chips."""
@@ -126,7 +141,7 @@ class Tournament:
                 f"{self.setup.id}-{n}": g for n, g in enumerate(groups, 1)})
         for n, group in enumerate(groups, 1):
             cfg = self.setup.table.model_copy(update={"id": f"{self.setup.id}-{n}",
-                                                      "kind": "tournament"})
+                                                      "kind": "tournament", "rake_bp": 0})
             table = self.group.add(cfg)
             self.tables[table.table_id] = table
             for p in group:
@@ -218,6 +233,12 @@ class Tournament:
                 await self.direct()
         finally:
             self.group.listeners.remove(wake.set)
+
+    async def stop(self) -> None:
+        from studio.tasks import cancel
+
+        await cancel(self.task)
+        self.task = None
 
     def _log(self, tx: Any, type_: str, **data: Any) -> None:
         tx.append_events([NewEvent(self.stream, type_, data)], stored=False)

@@ -10,6 +10,10 @@
                                                      stake {amount, hit}, decide {hit},
                                                      preset {hit, amount?}, remove_preset
     GET  /ws/seated/{table}?token=...                the table's state, pushed on each change
+    GET  /api/seated/tournaments/{id}                a tournament's lobby: tables, eliminated,
+                                                     ranking, prizes
+    POST /api/seated/tournaments/{id}/register       the buy-in (a sit & go starts when full:
+                                                     its tables are seated tables, played here)
 
 The player is who the token says (`Authorization: Bearer`, or ``token`` on the WebSocket),
 never a field of the body. Every command carries an idempotency key: the table remembers the
@@ -26,13 +30,16 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from studio import ledger_transfers
+from studio.ledger import LedgerError
 from studio.table.seated import SeatedTable, SeatedTables, account_of
+from studio.table.tournaments import Tournament, TournamentError
 from studio.web.context import STUDIO
 from studio.web.errors import WebError, answer_response
 from studio.web.schemas import parse_json
 from studio.web.ws import origin_allowed
 
 SEATED = web.AppKey("seated", SeatedTables)
+TOURNAMENTS = web.AppKey("tournaments", dict)
 COMMANDS = frozenset({"sit", "rebuy", "leave", "sitout", "accept", "refuse", "join", "stake",
                       "decide", "preset", "remove_preset"})
 MAX_QUEUE = 200
@@ -156,8 +163,42 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
     return ws
 
 
+def _tournament(request: web.Request) -> Tournament:
+    found = request.app[TOURNAMENTS].get(request.match_info["id"])
+    if found is None:
+        raise WebError(404, "tournament.unknown", "no such tournament")
+    return found
+
+
+async def tournament(request: web.Request) -> web.Response:
+    return web.json_response({"ok": True, "tournament": _tournament(request).status()})
+
+
+async def register(request: web.Request) -> web.Response:
+    player = _player(request)
+    cup = _tournament(request)
+    request.app[STUDIO].limiter.take(f"player:{player}")
+    try:
+        ticket = cup.register(player)
+    except (TournamentError, LedgerError) as e:
+        return answer_response({"ok": False, "error": {"code": e.code, "message": str(e)}})
+    if cup.full:
+        await cup.start()
+        cup.task = asyncio.create_task(cup.run(), name=f"tournament-{cup.setup.id}")
+    return web.json_response({"ok": True, "ticket": ticket.movement_id,
+                              "tournament": cup.status()})
+
+
+def add_tournament(app: web.Application, cup: Tournament) -> None:
+    """Serve a tournament's lobby and registration (its tables are the group's)."""
+    app[TOURNAMENTS][cup.setup.id] = cup
+
+
 def add_routes(app: web.Application, seated: SeatedTables) -> None:
     app[SEATED] = seated
+    app[TOURNAMENTS] = {}
+    app.router.add_get("/api/seated/tournaments/{id}", tournament)
+    app.router.add_post("/api/seated/tournaments/{id}/register", register)
     app.router.add_get("/seated", page)
     app.router.add_get("/api/seated", tables)
     app.router.add_get("/api/seated/{table}", state)
