@@ -119,8 +119,10 @@ function render() {
     seats.append(d);
   }
   const me = state.me;
+  const tournament = state.kind === "tournament";  // chips: no buy-in, rebuy or leaving
   $("me").classList.toggle("hidden", !me);
-  $("sit").classList.toggle("hidden", !!me);
+  $("sit").classList.toggle("hidden", !!me || tournament);
+  for (const id of ["rebuy", "rebuy-amount", "leave"]) $(id).classList.toggle("hidden", tournament);
   if (me) {
     T("credit").textContent = euro(me.credit);
     T("pending").textContent = me.rebuy_pending ? `(+${euro(me.rebuy_pending)} a fine mano)` : "";
