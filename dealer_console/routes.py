@@ -87,7 +87,15 @@ async def staff_websocket(request: web.Request) -> web.StreamResponse:
         return msg
 
     conn = wsmod.Connection(ws, table, "dealer", state_message)
-    return await wsmod.serve(request, conn, studio.limiter, [])
+    if who.kind != "dealer":
+        return await wsmod.serve(request, conn, studio.limiter, [])
+    name = studio.accounts.display_name(who.id)
+    studio.dealers_on_duty[table.table_id] = name  # the lobby names the dealer at the table
+
+    def off_duty() -> None:
+        if studio.dealers_on_duty.get(table.table_id) == name:
+            del studio.dealers_on_duty[table.table_id]
+    return await wsmod.serve(request, conn, studio.limiter, [off_duty])
 
 
 def add_routes(app: web.Application) -> None:

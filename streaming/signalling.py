@@ -216,7 +216,9 @@ def create_streaming_app(service: VideoService, authorize: Authorize,
             return _error(401, "streaming.unauthorized", "a valid player token is required")
         try:  # bounded like every other body: size, depth (a body nested thousands deep
             body = parse_json(await request.read())  # would exhaust the parser's recursion)
-        except WebError as e:
+        except WebError as e:  # not JSON: this endpoint's own code, as before
+            if e.code == "request.malformed_json":
+                return _error(400, "streaming.bad_offer", "the body must be JSON {sdp, type}")
             return _error(e.status, e.code, e.message)
         if not isinstance(body, dict) or not isinstance(body.get("sdp"), str):
             return _error(400, "streaming.bad_offer", "the body must be JSON {sdp, type}")

@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "studio.commands.simulate",
     "studio.commands.table_drive",
     "studio.commands.sim",
+    "studio.commands.wallet",
 )
 
 

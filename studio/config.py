@@ -406,6 +406,10 @@ class StreamingSection(_Strict):
     preset: Literal["ultrafast", "superfast", "veryfast"] = "ultrafast"
     viewer_queue_frames: int = Field(default=8, ge=2)
     max_viewers: int = Field(default=500, ge=1)
+    # "janus": players receive the video from Janus (Debian's janus, run by `studio serve`;
+    # streaming/janus.py), the studio encoding once and sending it RTP; "embedded": aiortc in
+    # the studio's process (the demo, small studios)
+    sfu: Literal["embedded", "janus"] = "embedded"
 
 
 class WebAccount(_Strict):
@@ -415,6 +419,7 @@ class WebAccount(_Strict):
     username: Annotated[str, Field(pattern=r"^[A-Za-z0-9._-]{1,40}$")]
     role: Literal["dealer", "technician"]
     password_hash: str
+    display_name: str | None = None  # what players see of the dealer on duty (the lobby)
 
 
 class WebSection(_Strict):
@@ -430,8 +435,21 @@ class WebSection(_Strict):
     accounts: list[WebAccount] = []  # none: the demo creates a dealer and a technician
 
 
+class OperatorConfig(_Strict):
+    """A casino operator who sells the studio's tables to its players: it launches them with
+    requests signed with the secret in `secret_env` (docs/operators.md); its wallet, if it has
+    one of its own, is at `wallet_url` (docs/wallet.md)."""
+
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,23}$")]
+    name: str
+    secret_env: str  # the environment variable holding the shared secret (16+ bytes)
+    wallet_url: str | None = None
+    launch_ttl_s: float = Field(default=60.0, gt=0, le=600)  # a launch address's life
+
+
 class StudioConfig(_Strict):
     studio: StudioSection
+    operators: list[OperatorConfig] = []
     tables: list[TableConfig] = Field(min_length=1)
     streaming: StreamingSection = StreamingSection()
     web: WebSection = WebSection()

@@ -50,6 +50,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deal-every", type=float, default=1.5,
                    help="seconds between the simulated dealer's cards (0: deal by hand on "
                         "the technicians' page)")
+    p.add_argument("--no-casino", action="store_true",
+                   help="no simulated casino operator (its site launches its players into the "
+                        "studio; their money lives in its wallet)")
     p.add_argument("--log-format", choices=("text", "json"), default="text",
                    help="text lines for a terminal (default), or JSON objects with table and "
                         "round ids, as `studio serve` writes them")
@@ -149,6 +152,26 @@ async def _start_table(args: argparse.Namespace, cfg, table_cfg, store, clock, h
     return _DemoTable(table_cfg, actor, service, devices, links)
 
 
+CASINO = "demo-casino"
+CASINO_PLAYERS = {"ann": 100_000, "bob": 100_000}  # cents, in the casino's wallet
+
+
+async def _casino(studio, base: str):
+    """A simulated casino operator beside the studio: its wallet holds its players' money,
+    its site (/casino) launches them into the studio with signed requests."""
+    from studio.commands.hosting import add_operator
+    from studio.config import OperatorConfig
+    from studio.wallet.operator_sim import OperatorSim
+
+    secret = secrets.token_bytes(32)
+    sim = OperatorSim(secret, accounts=dict(CASINO_PLAYERS))
+    sim.launches_into(base, CASINO)
+    url = await sim.start("127.0.0.1", 0)
+    op = OperatorConfig(id=CASINO, name="Demo Casino", secret_env="(generated)",
+                        wallet_url=url)
+    return sim, add_operator(studio, op, secret)
+
+
 async def _serve(args: argparse.Namespace) -> None:
     from studio import ledger
     from studio.clock import SchedulerClock
@@ -181,6 +204,7 @@ async def _serve(args: argparse.Namespace) -> None:
                                     seated)
     for t in tables:
         await t.actor.dealer("demo", "start", uuid.uuid4().hex)
+    casino, wallet_tasks = (None, []) if args.no_casino else await _casino(studio, base)
 
     token = studio.signer.player_token(DEMO_PLAYER, cfg.web.player_token_ttl_s)
     print(f"Live studio, database {database}", flush=True)
@@ -198,6 +222,10 @@ async def _serve(args: argparse.Namespace) -> None:
         print(f"  {t.cfg.name}: {base}/seated?table={t.table_id}&token={token} "
               f"(a second player: {base}/seated?table={t.table_id}&token={second})",
               flush=True)
+    if casino is not None:
+        print(f"  Casino (a simulated operator: its site launches its players, their money "
+              f"in its wallet): {casino.url}/casino", flush=True)
+    print(f"  Lobby:       {base}/lobby (after a launch, or with ?token=…)", flush=True)
     print(f"  Dealer:      {base}/dealer", flush=True)
     print(f"  Technicians: {base}/technician", flush=True)
     for role, user, password in made:
@@ -213,7 +241,11 @@ async def _serve(args: argparse.Namespace) -> None:
 
     await until_signal()
     print("stopping…", flush=True)
+    for task in wallet_tasks:
+        task.cancel()
     await runner.cleanup()
+    if casino is not None:
+        await casino.stop()
     for t in tables:
         await t.devices.stop()
         with contextlib.suppress(OSError):

@@ -122,3 +122,59 @@ async def until_signal() -> None:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
     await stop.wait()
+
+
+def connect_operators(cfg: StudioConfig, studio: Studio) -> list[asyncio.Task[None]]:
+    """The configuration's operators: each may launch players (its shared secret from its
+    environment variable); one with a wallet of its own gets the HTTP wallet, whose queue of
+    credits and rollbacks is drained every second for as long as the studio runs (the tasks
+    returned). A missing or short secret refuses to start (ValueError)."""
+    import os
+
+    tasks = []
+    for op in cfg.operators:
+        secret = os.environ.get(op.secret_env, "").encode()
+        if len(secret) < 16:
+            raise ValueError(f"operator {op.id}: set ${op.secret_env} to the shared secret "
+                             "(16+ bytes)")
+        tasks += add_operator(studio, op, secret)
+    return tasks
+
+
+def add_operator(studio: Studio, op, secret: bytes) -> list[asyncio.Task[None]]:
+    """One operator on a running studio (its wallet's queue drained by the task returned)."""
+    from studio.wallet.client import WalletClient
+    from studio.wallet.http_wallet import HttpWallet
+
+    studio.add_operator(op, secret)
+    if not op.wallet_url:
+        return []
+    wallet = HttpWallet(studio.store, WalletClient(op.wallet_url, secret,
+                                                   now=studio.clock.now,  # signed on our clock
+                                                   observe=studio.metrics.wallet_call))
+    studio.wallets.add(op.id, wallet)
+    return [asyncio.get_running_loop().create_task(wallet.run(1.0), name=f"wallet-{op.id}")]
+
+
+async def start_janus(cfg: StudioConfig, studio: Studio):
+    """With `streaming.sfu = "janus"`: Janus with a mountpoint per table that has video, each
+    table's one encoding sent to it as RTP; players then watch through Janus. Returns what
+    to stop (Janus, the publishers), or None."""
+    import socket
+
+    from streaming.janus import JanusProcess, JanusVideo, Mountpoint, RtpPublisher, free_port
+
+    if cfg.streaming.sfu != "janus" or not studio.video:
+        return None
+    mounts = {table: Mountpoint(table, n, free_port(socket.SOCK_DGRAM))
+              for n, table in enumerate(sorted(studio.video), start=1)}
+    process = JanusProcess(list(mounts.values()))
+    await process.start()
+    publishers = []
+    for table, mount in mounts.items():
+        publisher = RtpPublisher(studio.video[table].broadcaster, mount.rtp_port)
+        publisher.start()
+        publishers.append(publisher)
+        studio.janus[table] = JanusVideo(
+            process.url, mount, alive=lambda p: studio.sessions.current(p) is not None)
+    return process, publishers

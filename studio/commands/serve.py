@@ -20,11 +20,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from studio.commands.hosting import (
+    connect_operators,
     live_tables,
     open_store,
     private_tables,
     serve_private_tables,
     serve_seated_tables,
+    start_janus,
     start_site,
     until_signal,
 )
@@ -201,6 +203,13 @@ async def _serve(args: argparse.Namespace) -> None:
                 studio.metrics.cameras[t.id] = rt.watch
         served_private = await serve_private_tables(cfg, store, clock, hub, studio)
         seated = serve_seated_tables(cfg, store, clock, hub)
+        try:
+            wallet_tasks = connect_operators(cfg, studio)
+        except ValueError as e:
+            print(f"error operator.secret_missing {e}", file=sys.stderr, flush=True)
+            return
+        await studio.wallets.recover()  # what a crash left between a wallet and the tables
+        janus = await start_janus(cfg, studio)  # the video through Janus, if configured
         host = args.host or cfg.studio.host
         runner, base = await start_site(studio, host, cfg.studio.port if args.port is None
                                         else args.port, seated)
@@ -223,10 +232,22 @@ async def _serve(args: argparse.Namespace) -> None:
         if skipped:
             print(f"  not served yet (no table actor for their game): {', '.join(skipped)}",
                   flush=True)
+        for op in cfg.operators:
+            print(f"  operator {op.id} ({op.name}): launches at {base}/api/operator/launch"
+                  + (f", wallet {op.wallet_url}" if op.wallet_url else ""), flush=True)
         print("SIGINT or SIGTERM stops the studio.", flush=True)
         await until_signal()
         print("stopping…", flush=True)
+        for task in wallet_tasks:
+            task.cancel()
         await runner.cleanup()
+        if janus is not None:
+            process, publishers = janus
+            for video in studio.janus.values():
+                await video.close()
+            for publisher in publishers:
+                await publisher.stop()
+            process.stop()
     finally:
         if seated is not None:
             await seated.stop()

@@ -1,10 +1,15 @@
-"""`studio sim shoe` and `studio sim shuffler`: device simulators for technicians.
+"""`studio sim shoe` and `studio sim shuffler`: device simulators for technicians;
+`studio sim operator`: an operator's seamless wallet (studio/wallet/operator_sim.py).
 
 Each is a real program on a real serial line: a pseudo-terminal pair (the slave path, and the
 --link symlink to it, are what a reader opens) or a given --port. It prints one line
 `ready port=<path> link=<link>` and then takes one command per line on stdin, answering one line
 each: `ok ...` or `error <code> <message>`. `quit` (or end of input) stops it. Commands:
 devices/sim_shoe.py, devices/sim_shuffler.py and devices/sim_device.py (faults).
+
+The operator is a real HTTP service on a real port speaking docs/wallet.md: it prints
+`ready url=http://HOST:PORT` and serves until SIGINT/SIGTERM; its secret is read from the
+environment variable --secret-env names, never from the command line.
 """
 
 from __future__ import annotations
@@ -22,8 +27,10 @@ from studio.tasks import cancel
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("sim", help="simulate a card shoe or shuffler on a serial line (pty)")
+    p = sub.add_parser("sim", help="simulate a card shoe or shuffler on a serial line (pty), "
+                                   "or an operator's wallet")
     kinds = p.add_subparsers(dest="device", required=True, metavar="DEVICE")
+    _operator(kinds)
     shoe = kinds.add_parser("shoe", help="a card shoe dealing a deck or a script")
     _common(shoe)
     shoe.add_argument("--deck-set", default="D1", help="deck set id the shoe holds (default D1)")
@@ -45,6 +52,58 @@ def register(sub: argparse._SubParsersAction) -> None:
     shuffler.add_argument("--shuffle-seconds", type=float, default=0.0,
                           help="time between 'shuffling' and 'deck ready'")
     shuffler.set_defaults(func=run)
+
+
+def _operator(kinds: argparse._SubParsersAction) -> None:
+    op = kinds.add_parser("operator", help="an operator's seamless wallet over HTTP")
+    op.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    op.add_argument("--port", type=int, default=0, help="port (default 0: a free one)")
+    op.add_argument("--secret-env", default="STUDIO_WALLET_SECRET",
+                    help="environment variable holding the shared secret")
+    op.add_argument("--player", action="append", default=[], metavar="ID=CENTS",
+                    help="an account and its balance in cents (repeatable)")
+    op.add_argument("--fault", action="append", default=[], metavar="ENDPOINT:MODE[:N[:S]]",
+                    help="misbehave N times (default 1), S seconds where a mode waits "
+                         "(studio/wallet/operator_sim.py lists the modes)")
+    op.add_argument("-v", "--verbose", action="store_true")
+    op.set_defaults(func=run_operator)
+
+
+def run_operator(args: argparse.Namespace) -> int:
+    import os
+
+    from studio.wallet.operator_sim import OperatorSim, parse_fault
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    secret = os.environ.get(args.secret_env, "")
+    try:
+        accounts = {}
+        for item in args.player:
+            pid, sep, cents = item.partition("=")
+            if not sep or not pid or not cents.isdigit():
+                raise ValueError(f"--player is ID=CENTS (integer cents), not {item!r}")
+            accounts[pid] = int(cents)
+        faults = [parse_fault(f) for f in args.fault]
+        sim = OperatorSim(secret, accounts=accounts, faults=faults)
+    except ValueError as e:  # pydantic's ValidationError is a ValueError too
+        print(f"error sim.bad_argument {e}".splitlines()[0], file=sys.stderr, flush=True)
+        return 2
+
+    async def serve() -> None:
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        url = await sim.start(args.host, args.port)
+        print(f"ready url={url}", flush=True)
+        try:
+            await stop.wait()
+        finally:
+            await sim.stop()
+
+    asyncio.run(serve())
+    return 0
 
 
 def _common(p: argparse.ArgumentParser) -> None:

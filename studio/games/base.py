@@ -49,6 +49,15 @@ class RoundGame:
         dealer's hand, for the games that have one."""
         return {"dealer": closed.get("dealer") or [], "dealer_total": closed.get("dealer_total")}
 
+    # Decision words that may put money on the table (a double, a split, insurance): an
+    # operator's wallet funds them before the table decides.
+    choices_adding_money: frozenset[str] = frozenset()
+
+    def result_text(self, summary: Mapping[str, Any]) -> str:
+        """A closed round in a few words for the lobby ("Dealer 19"), from `round_summary`."""
+        total = summary.get("dealer_total")
+        return "" if total is None else f"Dealer {total}"
+
     def window_view(self, book: Any, player: str | None) -> dict[str, Any] | None:
         """What players see of the open betting window beyond their own bets (a live
         Blackjack table's seats taken); None: nothing."""

@@ -37,6 +37,27 @@ from studio.table.rng_shoe import RngShoe
 from studio.tasks import cancel
 
 log = logging.getLogger(__name__)
+STORAGE_DOWN = "table.storage_unavailable"
+STORAGE_PAUSE = "database unreachable"
+STORAGE_VOID = "the table lost its database connection during the round"
+STORAGE_RETRY_S = 2.0  # how often a table looks for its lost database
+
+
+def storage_lost(e: BaseException, store: Store) -> bool:
+    """Whether `e` came from a database that is out of reach (a connection refused, dropped
+    or invalidated), rather than from a bug or a local fault (a full disk): then the table
+    waits for it instead of a person. Told by asking the database: if it answers a fresh
+    connection, the database is not what is lost."""
+    from sqlalchemy.exc import DBAPIError
+
+    if not isinstance(e, DBAPIError):
+        return False
+    try:
+        with store.reader() as tx:
+            tx.conn.exec_driver_sql("SELECT 1")
+    except Exception:  # noqa: BLE001 - any failure to answer is the answer
+        return True
+    return False
 _LOGGED = frozenset({"betting_opened", "betting_closed", "round_closed", "round_voided",
                      "shoe_change_started", "shoe_changed"})
 
@@ -135,6 +156,7 @@ class TableActor:
         self.running = autostart
         self.paused: str | None = None
         self.offline: set[str] = set()  # devices that said they are gone (resume waits)
+        self.storage_down = False  # the database went out of reach (resume waits)
         self.ready_deck: str | None = None
         self.deck_in_use: str | None = None  # the deck set the last round dealt from
         self.cards_taken = 0  # every card a round took, ever (the devices count in-flight ones)
@@ -394,8 +416,11 @@ class TableActor:
         try:
             fn(arg)
         except Exception as e:
-            log.exception("table %s: %s failed", self.table_id, fn.__name__)
             cmds = arg if isinstance(arg, list) else [arg]
+            if storage_lost(e, self.store):
+                self._storage_lost(cmds, e)
+                return
+            log.exception("table %s: %s failed", self.table_id, fn.__name__)
             for c in cmds:
                 self._answer(c, error_answer(
                     "table.internal_error",
@@ -405,6 +430,46 @@ class TableActor:
             self._alert("table.internal_error", f"internal error ({type(e).__name__}): the "
                         "table is paused; resume when the cause is fixed, or void the round")
             self._pause(self.paused or "internal error")
+
+    # ================================================================== the database gone
+
+    def _storage_lost(self, cmds: list[_Command], e: Exception) -> None:
+        """The database is out of reach: what the commands would have written is not (the
+        unit rolled back, the table's memory went back with it), they are refused, the table
+        pauses and looks for its database again every `STORAGE_RETRY_S`."""
+        log.error("table %s: database unreachable (%s): paused", self.table_id,
+                  type(e).__name__, extra={"table_id": self.table_id, "code": STORAGE_DOWN})
+        for c in cmds:
+            self._answer(c, error_answer(STORAGE_DOWN, "the studio's records cannot be "
+                                         "reached just now; nothing was done; try again"))
+        if not self.storage_down:
+            self.storage_down = True
+            self._alert(STORAGE_DOWN, "the database is unreachable: the table is paused; it "
+                        "resumes by itself when the database is back (a round in play is "
+                        "then void and its stakes returned)")
+            self._pause(self.paused or STORAGE_PAUSE)
+        self._timer("storage", self.clock.now() + STORAGE_RETRY_S,
+                    lambda: self.post("storage_check", {}))
+
+    def _do_storage_check(self, c: _Command) -> dict[str, Any]:
+        """The database answers again: a round the outage interrupted cannot be completed
+        as the table was really dealt (cards came while nothing could be written), so it is
+        void and its stakes returned; a betting window goes on. Then the table resumes,
+        unless something else paused it too."""
+        if not self.storage_down:
+            return {"ok": True}
+        with self._write() as tx:  # a storage error here: _guard looks again later
+            tx.conn.exec_driver_sql("SELECT 1")
+        s = self.state
+        if s is not None and not s.finished and not s.betting:
+            new, events = self.game.step(s, core.Void(STORAGE_VOID))
+            self._cancel_timer("betting", "decision")
+            self._transition(new, events)
+        self.storage_down = False
+        self._alert("table.storage_back", "the database answers again")
+        if self.paused == STORAGE_PAUSE and not self.offline:
+            self._resume()
+        return {"ok": True}
 
     def _answer(self, cmd: _Command, answer: dict[str, Any]) -> None:
         def deliver() -> None:
@@ -775,7 +840,10 @@ class TableActor:
         self._cancel_timer("decision", "betting")
         self.rounds_completed += 1
         self.history.append({"round_id": e.data.get("round_id"), "type": e.type,
-                             "dealer": e.data.get("dealer"), "reason": e.data.get("reason")})
+                             "dealer": e.data.get("dealer"), "reason": e.data.get("reason"),
+                             "summary": self.game.round_summary(e.data)
+                             if e.type == "round_closed" and not e.data.get("no_bets")
+                             else None})
         del self.history[:-200]
         self.book = None
         self.card_log = []
@@ -1171,6 +1239,13 @@ class TableActor:
             raise CommandError("table.device_offline",
                                f"{', '.join(sorted(self.offline))} offline: resume when it is "
                                "back, key the cards in, or void the round")
+        if self.storage_down:
+            raise CommandError(STORAGE_DOWN, "the database is unreachable: the table "
+                               "resumes by itself when it is back")
+        self._resume()
+        return self._remembered(c, {"ok": True, "paused": None})
+
+    def _resume(self) -> None:
         self.paused = None
         self._alert("table.resumed", "the table is running again")
         s = self.state
@@ -1179,7 +1254,6 @@ class TableActor:
             self.post("close_betting", {})
         self._set_decision_timer()  # a fresh, full decision timer
         self._feed()
-        return self._remembered(c, {"ok": True, "paused": None})
 
     def _do_dealer_card(self, c: _Command) -> dict[str, Any]:
         """Manual entry when a reader fails: the dealer confirms the card by its code."""

@@ -225,6 +225,7 @@ class Game(Protocol):
     grouped: Mapping[str, str]      # settlement event -> stored event holding many of them
     derived_events: frozenset[str]  # events the round derives (the replay must agree)
     choices: Mapping[str, Any]      # decision words players send -> the game's value
+    choices_adding_money: frozenset[str]  # those that may put money on the table (a double)
     default_bet: str                # the bet kind of a bet that names none
 
     def table_rules(self, cfg: Any) -> Any: ...
@@ -252,3 +253,7 @@ class Game(Protocol):
     def round_view(self, state: Any, player: str | None) -> dict[str, Any]: ...
 
     def round_summary(self, closed: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def result_text(self, summary: Mapping[str, Any]) -> str:
+        """A closed round in a few words, from its summary (the lobby)."""
+        ...

@@ -12,5 +12,10 @@ from aiohttp.abc import AbstractAccessLogger
 
 class PathOnlyAccessLogger(AbstractAccessLogger):
     def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
-        self.logger.info('%s "%s %s" %s %.1f ms', request.remote, request.method, request.path,
-                         response.status, time * 1000)
+        self.logger.info('%s "%s %s" %s %.1f ms', request.remote, request.method,
+                         logged_path(request.path), response.status, time * 1000)
+
+
+def logged_path(path: str) -> str:
+    """The path as logged: a launch address's one-time code is never written down."""
+    return "/launch/…" if path.startswith("/launch/") else path

@@ -26,7 +26,15 @@ from devices.camera.assets import ASSETS_DIR, BACK_FILE
 from studio.cards import CardCodeError, DeckArt, parse_card, scan_file_name
 from studio.games import GAMES, game_for
 from studio.storage import StorageError
-from studio.web import metrics_api, player_api, staff, technician_api
+from studio.web import (
+    janus_api,
+    launch_api,
+    lobby,
+    metrics_api,
+    player_api,
+    staff,
+    technician_api,
+)
 from studio.web.context import STUDIO, Studio
 from studio.web.errors import WebError
 from studio.web.http_errors import header_limit
@@ -34,6 +42,7 @@ from studio.web.http_errors import header_limit
 log = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
+VIDEO_STATIC = Path(__file__).resolve().parents[2] / "streaming" / "static"
 
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -130,7 +139,8 @@ async def card_image(request: web.Request) -> web.FileResponse:
 async def tables(request: web.Request) -> web.Response:
     studio = request.app[STUDIO]
     live = [{"id": t.table_id, "name": t.actor.cfg.name, "game": t.actor.game.name,
-             "pace": "live", "video": t.table_id in studio.video}
+             "pace": "live", "video": "janus" if t.table_id in studio.janus
+             else t.table_id in studio.video}
             for t in studio.tables.values() if not t.actor.private]
     private = [{"id": p.table_id, "name": p.cfg.name, "game": p.cfg.game, "pace": "private",
                 "video": False} for p in studio.private.values()]
@@ -152,6 +162,10 @@ def create_app(studio: Studio) -> web.Application:
     dealer_routes.add_routes(app)
     technician_api.add_routes(app)
     metrics_api.add_routes(app)
+    launch_api.add_routes(app)
+    lobby.add_routes(app)
+    janus_api.add_routes(app)
+    app.router.add_static("/video-static/", VIDEO_STATIC)
     for table_id, service in studio.video.items():
         _mount_video(app, studio, table_id, service)
     return app
@@ -162,9 +176,10 @@ def _mount_video(app: web.Application, studio: Studio, table_id: str, service) -
     from streaming.signalling import create_streaming_app
 
     def authorize(request: web.Request) -> str | None:
-        header = request.headers.get("Authorization", "")
+        from studio.web.player_api import player_of
+
         try:
-            return studio.signer.player(header.removeprefix("Bearer ").strip() or None).id
+            return player_of(request, studio).id  # a bearer token, or a launch's cookie
         except WebError:
             return None
 

@@ -151,6 +151,11 @@ class Accounts:
     def __init__(self, accounts: list[WebAccount]) -> None:
         self._by_name = {a.username: a for a in accounts}
 
+    def display_name(self, username: str) -> str:
+        """What players see of a dealer: the account's display name, else its username."""
+        account = self._by_name.get(username)
+        return (account.display_name if account and account.display_name else username)
+
     def login(self, username: str, password: str) -> Identity:
         account = self._by_name.get(username)
         # Same work and the same answer whether the user exists or not.

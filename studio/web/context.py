@@ -12,9 +12,12 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from studio.clock import Clock
-from studio.config import WebSection
+from studio.config import OperatorConfig, WebSection
 from studio.metrics import StudioMetrics
+from studio.operators import launch
+from studio.operators.limits import ResponsibleGaming
 from studio.storage import Store
+from studio.wallet.bridge import WalletBridge
 from studio.web.auth import Accounts, TokenSigner
 from studio.web.errors import WebError
 from studio.web.ratelimit import RateLimiter
@@ -39,19 +42,49 @@ class Studio:
     limiter: RateLimiter
     simulators: dict[str, SimulatedDevices] = field(default_factory=dict)  # by table id
     video: dict[str, Any] = field(default_factory=dict)  # table id -> streaming VideoService
+    janus: dict[str, Any] = field(default_factory=dict)  # table id -> streaming.janus.JanusVideo
     # private tables by table id; each player's instance joins `tables` while it is open
     private: dict[str, PrivateTables] = field(default_factory=dict)
     metrics: StudioMetrics = field(default_factory=StudioMetrics)
+    # the operators who launch players here, by id: their configuration and shared secret
+    operators: dict[str, tuple[OperatorConfig, bytes]] = field(default_factory=dict)
+    rg: ResponsibleGaming = field(init=False)  # the limits operators set per player
+    wallets: WalletBridge = field(init=False)  # the operators' wallets, for their players
+    dealers_on_duty: dict[str, str] = field(default_factory=dict)  # table id -> dealer's name
 
     def __post_init__(self) -> None:
+        self.rg = ResponsibleGaming(self.store)
+        self.wallets = WalletBridge(self.store)
+        self.wallets.on_change = self.balance_changed
+        launch.ensure_schema(self.store)
         for service in self.tables.values():
-            self.metrics.watch(service)
+            self._serve(service)
         self.metrics.video = self.video  # the same tables' videos, read when scraped
+
+    def _serve(self, service: TableService) -> None:
+        """What every served table (and private instance) is joined to: the metrics, the
+        wallets' pay-outs, the balance a player holds at an operator's wallet."""
+        self.metrics.watch(service)
+        self.wallets.watch(service.actor.hub)
+        service.outside_money = self.wallets.outside
+
+    def balance_changed(self, player: str) -> None:
+        """The player's wallet moved outside a table's events: their pages get a new
+        balance."""
+        session = self.sessions.current(player)
+        for conn in session.sockets if session is not None else ():
+            conn.balance_dirty = True
+            conn.resync()
+
+    def add_operator(self, cfg: OperatorConfig, secret: bytes) -> None:
+        if len(secret) < 16:
+            raise ValueError(f"operator {cfg.id}: the shared secret must be 16+ bytes")
+        self.operators[cfg.id] = (cfg, secret)
 
     def add_table(self, service: TableService) -> None:
         """Serve a live table (one built after the studio was)."""
         self.tables[service.table_id] = service
-        self.metrics.watch(service)
+        self._serve(service)
 
     def add_private(self, tables: PrivateTables) -> None:
         """Serve a private table: each instance gets its TableService while it is open."""
@@ -59,7 +92,7 @@ class Studio:
 
         def opened(actor: TableActor) -> None:
             service = self.tables[actor.table_id] = TableService(actor, self.clock)
-            self.metrics.watch(service)
+            self._serve(service)
 
         def closed(actor: TableActor) -> None:
             service = self.tables.pop(actor.table_id, None)

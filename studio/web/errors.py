@@ -14,6 +14,7 @@ from aiohttp import web
 # HTTP status for the codes the table and the ledger return (anything else refused: 409).
 _STATUS_BY_PREFIX = {
     "request.": 400, "auth.": 401, "session.": 409, "ledger.insufficient_funds": 402,
+    "table.storage_unavailable": 503,  # the table's records are out of reach for now
 }
 
 

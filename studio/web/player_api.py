@@ -29,6 +29,7 @@ from typing import Any
 
 from aiohttp import web
 
+from studio.operators.limits import LimitsRefused
 from studio.storage import StorageError
 from studio.web import schemas as s
 from studio.web import ws as wsmod
@@ -36,21 +37,33 @@ from studio.web.auth import Identity
 from studio.web.context import STUDIO, Studio
 from studio.web.errors import WebError, answer_response
 from studio.web.sessions import PlayerSession
+from studio.web.staff import same_site_only
 from studio.web.tables import TableService
 
+PLAYER_COOKIE = "studio_player"  # set by a launch (launch_api.py): HttpOnly, this site only
 
-def _token(request: web.Request) -> str | None:
+
+def player_token(request: web.Request) -> str | None:
+    """The player's credential: a bearer token (the operator's, rehearsals, tests), else the
+    session cookie a launch set."""
     header = request.headers.get("Authorization", "")
-    return header[7:].strip() if header.startswith("Bearer ") else None
+    if header.startswith("Bearer "):
+        return header[7:].strip()
+    return request.cookies.get(PLAYER_COOKIE)
 
 
-def player_of(request: web.Request) -> Identity:
-    return request.app[STUDIO].signer.player(_token(request))
+def player_of(request: web.Request, studio: Studio | None = None) -> Identity:
+    """The player asking (`studio`: for a sub-application, which does not hold it)."""
+    studio = studio or request.app[STUDIO]
+    who = studio.signer.player(player_token(request))
+    if not request.headers.get("Authorization"):  # the cookie: the studio's own pages only
+        same_site_only(request, studio.web.allowed_origins)
+    return who
 
 
 def _session(request: web.Request) -> tuple[Studio, Identity, PlayerSession, TableService]:
     studio = request.app[STUDIO]
-    who = studio.signer.player(_token(request))
+    who = player_of(request)
     session = studio.sessions.get(who.id, request.headers.get("X-Session"))
     return studio, who, session, studio.table(session.table_id)
 
@@ -83,14 +96,22 @@ def _claim_key(studio: Studio, player: str, key: str, route: str, data: dict) ->
 
 
 async def _command(request: web.Request, model: type[s.M], route: str,
-                   run: Any) -> web.Response:
-    """Authenticate, rate-limit, validate, bind the key, run on the table, answer."""
+                   run: Any, stake: Any = None) -> web.Response:
+    """Authenticate, rate-limit, validate, bind the key, check the player's responsible-gaming
+    limits (`stake(studio, table, player, body)`: the cents the command stakes, None for a
+    decision whose amount only the table knows), run on the table, answer."""
     try:
         studio, who, session, table = _session(request)
         studio.limiter.take(f"player:{who.id}")
         body, data = await _body(request, model)
         replay = _claim_key(studio, who.id, body.key, route, data)
-        answer = await run(table, who.id, body)
+        async with studio.rg.lock(who.id):
+            amount = stake(studio, table, who.id, body) if stake is not None else 0
+            if stake is not None and not replay and amount != 0:  # 0: stakes nothing
+                _within_limits(studio, table, who.id, amount)
+            answer = await _through_wallet(studio, table, who.id, body, amount, run)
+            if answer.get("ok") and amount and not replay:
+                studio.rg.record(who.id, amount)
     except WebError as e:
         return e.response()
     if answer.get("ok"):
@@ -98,6 +119,44 @@ async def _command(request: web.Request, model: type[s.M], route: str,
     if replay:
         answer = {**answer, "replayed": True}
     return answer_response(answer)
+
+
+async def _through_wallet(studio: Studio, table: TableService, player: str, body: Any,
+                          amount: int | None, run: Any) -> dict[str, Any]:
+    """The command at its table, funded from the player's operator wallet when it stakes (a
+    decision that may add money: funded with what the player has on that position, the rest
+    given back after it)."""
+    actor = table.actor
+    round_id = actor.state.round_id if actor.state is not None else "-"
+    give_back = amount is None
+    if give_back:  # a decision: only the words that may add money need funding
+        choice = getattr(body, "choice", None)
+        amount = sum(b["amount"] for b in actor.snapshot(f"player:{player}")["round"]
+                     ["my_bets"] if b["position"] == body.position) \
+            if choice in actor.game.choices_adding_money and actor.state is not None else 0
+    return await studio.wallets.funded(
+        player, amount or 0, body.key, table.table_id, round_id, actor.game.name,
+        lambda: run(table, player, body), give_back=give_back)
+
+
+def _within_limits(studio: Studio, table: TableService, player: str, amount: int | None
+                   ) -> None:
+    if studio.rg.session(player) is None:
+        return  # no limits set for this player: nothing to read
+    b = table.balance(player)
+    try:
+        studio.rg.check(player, amount, b["available"], b["reserved"], studio.clock.now())
+    except LimitsRefused as e:
+        raise WebError(403, e.code, e.message, **e.details) from None
+
+
+def _no_autoplay_with_limits(studio: Studio, table: TableService, player: str,
+                             b: s.AutoplayRequest) -> int:
+    """Automatic play bets for the player unseen: not while an operator's limits apply."""
+    if b.rounds and studio.rg.session(player) is not None:
+        raise WebError(403, "rg.autoplay_off", "automatic play is off while your casino's "
+                       "limits apply: place each bet yourself")
+    return 0
 
 
 # ----------------------------------------------------------------------------- handlers
@@ -153,7 +212,8 @@ async def history(request: web.Request) -> web.Response:
 async def bets(request: web.Request) -> web.Response:
     async def run(t: TableService, player: str, b: s.BetRequest) -> dict:
         return await t.actor.place_bets(player, [i.model_dump() for i in b.bets], b.key)
-    return await _command(request, s.BetRequest, "bets", run)
+    return await _command(request, s.BetRequest, "bets", run,
+                          lambda _s, _t, _p, b: sum(i.amount for i in b.bets))
 
 
 async def cancel(request: web.Request) -> web.Response:
@@ -165,19 +225,21 @@ async def cancel(request: web.Request) -> web.Response:
 async def repeat(request: web.Request) -> web.Response:
     async def run(t: TableService, player: str, b: s.KeyedRequest) -> dict:
         return await t.actor.repeat_bets(player, b.key)
-    return await _command(request, s.KeyedRequest, "repeat", run)
+    return await _command(request, s.KeyedRequest, "repeat", run,  # the last round's bets
+                          lambda _s, t, p, _b: sum(a for *_, a in t.actor.last_bets.get(p, ())))
 
 
 async def autoplay(request: web.Request) -> web.Response:
     async def run(t: TableService, player: str, b: s.AutoplayRequest) -> dict:
         return await t.actor.set_autoplay(player, b.rounds, b.key)
-    return await _command(request, s.AutoplayRequest, "autoplay", run)
+    return await _command(request, s.AutoplayRequest, "autoplay", run, _no_autoplay_with_limits)
 
 
 async def decide(request: web.Request) -> web.Response:
     async def run(t: TableService, player: str, b: s.DecideRequest) -> dict:
         return await t.actor.decide(player, b.position, b.choice, b.key)
-    return await _command(request, s.DecideRequest, "decide", run)
+    return await _command(request, s.DecideRequest, "decide", run,
+                          lambda *_: None)  # a double or a split: time and reality check only
 
 
 async def deal(request: web.Request) -> web.Response:
@@ -187,7 +249,9 @@ async def deal(request: web.Request) -> web.Response:
         return await t.actor.deal(player, b.amount, b.key) if b.position is None else \
             await t.actor.submit("deal", {"player": player, "amount": b.amount,
                                           "position": b.position}, f"player:{player}", b.key)
-    return await _command(request, s.DealRequest, "deal", run)
+    return await _command(request, s.DealRequest, "deal", run,
+                          lambda _s, _t, _p, b: sum(i.amount for i in b.bets)
+                          if b.bets is not None else (b.amount or 0))
 
 
 async def leave(request: web.Request) -> web.Response:
@@ -205,7 +269,8 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         return WebError(403, "ws.origin_forbidden", "connect from the studio's own pages"
                         ).response()
     try:
-        who = studio.signer.player(request.query.get("token"))
+        who = studio.signer.player(request.query.get("token") or
+                                   request.cookies.get(PLAYER_COOKIE))
         session = studio.sessions.get(who.id, request.query.get("session"))
         table = studio.table(session.table_id)
     except WebError as e:

@@ -28,12 +28,19 @@ def staff_of(request: web.Request, *roles: str) -> Identity:
     if roles and who.kind not in roles:
         raise WebError(403, "auth.forbidden", f"a {' or '.join(roles)} may do this, "
                        f"not a {who.kind}")
-    if request.method != "GET":
-        origin = request.headers.get("Origin")
-        own = f"{request.scheme}://{request.host}"
-        if origin is not None and origin != own and origin not in studio.web.allowed_origins:
-            raise WebError(403, "auth.origin_forbidden", "request from another site")
+    same_site_only(request, studio.web.allowed_origins)
     return who
+
+
+def same_site_only(request: web.Request, allowed_origins: list[str]) -> None:
+    """A change asked with a cookie must come from the studio's own pages (a cookie goes
+    with any site's request: this refuses another site's form or script)."""
+    if request.method == "GET":
+        return
+    origin = request.headers.get("Origin")
+    own = f"{request.scheme}://{request.host}"
+    if origin is not None and origin != own and origin not in allowed_origins:
+        raise WebError(403, "auth.origin_forbidden", "request from another site")
 
 
 async def login(request: web.Request) -> web.Response:

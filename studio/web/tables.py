@@ -132,6 +132,8 @@ class TableService:
         self._pending: deque[_Delivery] = deque()  # deliveries on their way, in order
         self._paused_seen = False
         self.on_drop: Callable[[], None] = lambda: None  # a client dropped (the metrics)
+        # cents a player holds at an operator's wallet (the studio's ledger holds the rest)
+        self.outside_money: Callable[[str], int] = lambda player: 0
 
     def close(self) -> None:
         self._unsubscribe()
@@ -255,6 +257,8 @@ class TableService:
         return snap
 
     def balance(self, player: str) -> dict[str, int]:
+        """What the player may bet (the studio's ledger and an operator's wallet) and what
+        is in play."""
         with self.actor.store.reader() as tx:
             b = ledger.balance(tx, player)
-        return {"available": b.available, "reserved": b.reserved}
+        return {"available": b.available + self.outside_money(player), "reserved": b.reserved}

@@ -74,11 +74,17 @@ def pure_rounds_per_second(players: int, positions: int, rounds: int) -> float:
     return rounds / (time.perf_counter() - started)
 
 
-async def new_actor(workdir: Path, name: str, players: int, positions: int = 3
-                    ) -> tuple[TableActor, ManualClock, Store]:
+def sqlite_store(workdir: Path, name: str, clock: ManualClock) -> Store:
+    return Store.open(f"sqlite:///{workdir / name}.db",
+                      clock=lambda: datetime.fromtimestamp(clock.now(), UTC))
+
+
+async def new_actor(workdir: Path, name: str, players: int, positions: int = 3,
+                    open_store=sqlite_store) -> tuple[TableActor, ManualClock, Store]:
+    """The Sette e Mezzo table with `players` credited, its window open for an hour, on the
+    database `open_store(workdir, name, clock)` gives (SQLite by default)."""
     clock = ManualClock()
-    store = Store.open(f"sqlite:///{workdir / name}.db",
-                       clock=lambda: datetime.fromtimestamp(clock.now(), UTC))
+    store = open_store(workdir, name, clock)
     cfg = table_config(positions, None).model_copy(update={"card_source": "manual"})
     cfg = cfg.model_copy(update={"timers": cfg.timers.model_copy(update={
         "betting_window_s": 3600.0})})
@@ -148,8 +154,8 @@ async def betting_window(workdir: Path, players: int, make=None, bets=None
     return out
 
 
-async def settlement(workdir: Path, players: int) -> dict[str, float]:
-    actor, clock, store = await new_actor(workdir, "settle", players)
+async def settlement(workdir: Path, players: int, make=new_actor) -> dict[str, float]:
+    actor, clock, store = await make(workdir, "settle", players)
     answers = await asyncio.gather(*(actor.place_bets(f"p{i}", bets_of(i), uuid.uuid4().hex)
                                      for i in range(players)))
     assert all(a["ok"] for a in answers)

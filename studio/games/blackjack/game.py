@@ -29,6 +29,8 @@ class Blackjack(RoundGame):
     grouped: Mapping[str, str] = {}
     derived_events = frozenset({"game_settled", "round_closed"})
     choices: Mapping[str, Any] = {a.value: a for a in Action}
+    choices_adding_money = frozenset({Action.DOUBLE.value, Action.SPLIT.value,
+                                      Action.INSURE.value})
     default_bet = core.MAIN
 
     def table_rules(self, cfg: Any) -> core.TableRules:

@@ -53,6 +53,11 @@ class PuntoEBanco(RoundGame):
                        "commission": b["commission"], "outcome": d["outcome"]}
                       for b in d["bets"]]
 
+    def result_text(self, summary: Mapping[str, Any]) -> str:
+        winner = {"punto": "Punto", "banco": "Banco", "pari": "Pari"}.get(
+            summary.get("outcome") or "", "")
+        return f"{winner} {summary.get('punto_total')}-{summary.get('banco_total')}".strip()
+
     def round_summary(self, closed: Mapping[str, Any]) -> dict[str, Any]:
         return {k: closed.get(k) for k in ("outcome", "punto", "banco", "punto_total",
                                           "banco_total", "punto_pair", "banco_pair")}

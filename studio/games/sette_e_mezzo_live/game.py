@@ -12,7 +12,7 @@ from typing import Any
 
 from studio.cards import DeckKind, parse_cards
 from studio.games.base import RoundGame
-from studio.games.sette_e_mezzo import Hand
+from studio.games.sette_e_mezzo import Hand, format_halves
 from studio.games.sette_e_mezzo_live import round as core
 from studio.table.seam import Event
 
@@ -24,6 +24,10 @@ def total_of(codes: list[str]) -> int | None:
 
 class SetteEMezzoLive(RoundGame):
     """The game object the studio registers as "sette-e-mezzo-live"."""
+
+    def result_text(self, summary: Mapping[str, Any]) -> str:
+        total = summary.get("dealer_total")  # in halves: 15 is 7 1/2
+        return "" if total is None else f"Banco {format_halves(total)}"
 
     name = "sette-e-mezzo-live"
     page = "player.html"  # the studio's live page (studio/web/static)

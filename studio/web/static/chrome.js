@@ -35,7 +35,7 @@ export const newKey = () => (crypto.randomUUID ? crypto.randomUUID().replaceAll(
 // One JSON request with the player's token (and session); an error answer becomes
 // {ok: false, error: {code, message}} whatever the server or the network said.
 export async function request(token, session, path, body) {
-  const headers = { Authorization: `Bearer ${token}` };
+  const headers = token ? { Authorization: `Bearer ${token}` } : {}; // else the cookie
   if (session) headers["X-Session"] = session;
   const init = { method: body === undefined ? "GET" : "POST", headers };
   if (body !== undefined) {
@@ -63,8 +63,8 @@ export function cardImage(code, art, lang) {
 
 export function wsUrl(token, session) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${location.host}/ws/player?token=${encodeURIComponent(token)}`
-    + `&session=${encodeURIComponent(session)}`;
+  const who = token ? `token=${encodeURIComponent(token)}&` : ""; // else the cookie
+  return `${scheme}://${location.host}/ws/player?${who}session=${encodeURIComponent(session)}`;
 }
 
 // A page's commands: `api(path, body)` answers as the server did (errors to `onError`);
@@ -73,7 +73,13 @@ export function wsUrl(token, session) {
 export function commands(token, page, { onError, onBalance }) {
   async function api(path, body) {
     const answer = await request(token, page.session, path, body);
-    if (!answer.ok) onError(answer.error);
+    if (!answer.ok) {
+      if (answer.error && answer.error.code && answer.error.code.startsWith("rg.")) {
+        limitNotice(answer.error, page.lang || "it", () => request(token, page.session,
+                                                                    "/api/player/reality-check", {}));
+      }
+      onError(answer.error);
+    }
     return answer;
   }
   async function command(name, body = {}) {
@@ -180,11 +186,50 @@ export async function startVideo(page, token, video, still) {
     const tables = await (await fetch("/api/tables")).json();
     const me = tables.tables.find((x) => x.id === page.tableId);
     if (!me || !me.video) return;
-    const { startVideo: start } = await import(`/video/${page.tableId}/static/video_client.js`);
-    page.video = await start(video, { offerUrl: `/video/${page.tableId}/offer`, token });
+    if (me.video === "janus") { // through the studio's SFU
+      const { startJanusVideo } = await import("/video-static/janus_client.js");
+      page.video = await startJanusVideo(video, { tableId: page.tableId, token });
+    } else {
+      const { startVideo: start } = await import(`/video/${page.tableId}/static/video_client.js`);
+      page.video = await start(video, { offerUrl: `/video/${page.tableId}/offer`, token });
+    }
     video.hidden = false;
     still.hidden = true;
   } catch (e) {
     console.warn("video unavailable", e);
   }
+}
+
+// The operator's limits, server side, as the player meets them: the reality check (time
+// played, the session's result, then "Continua" to go on, or the lobby), and the session's
+// time limit (only the lobby). `acknowledge()` tells the studio the check was seen.
+const LIMIT_WORDS = {
+  it: { check: "Controllo di realtà", played: "Tempo di gioco", net: "Risultato della sessione",
+        go_on: "Continua", lobby: "Torna alla lobby", time_up: "Tempo della sessione esaurito" },
+  en: { check: "Reality check", played: "Time played", net: "Session result",
+        go_on: "Continue", lobby: "Back to the lobby", time_up: "Session time is up" },
+};
+
+export function limitNotice(error, lang, acknowledge) {
+  const w = LIMIT_WORDS[lang] || LIMIT_WORDS.it;
+  const due = error.code === "rg.reality_check_due";
+  if (!due && error.code !== "rg.session_time_limit") return;
+  document.getElementById("limit-notice")?.remove();
+  const minutes = Math.floor((error.played_s || 0) / 60);
+  const net = (error.net_cents || 0) / 100;
+  const box = el("div", { class: "overlay", "data-testid": "limit-notice", id: "limit-notice",
+                          "data-code": error.code },
+    el("div", { class: "box" },
+      el("h2", {}, due ? w.check : w.time_up),
+      el("p", {}, `${w.played}: ${minutes} min`),
+      el("p", { "data-testid": "limit-net" }, `${w.net}: ${net >= 0 ? "+" : ""}€${net.toFixed(2)}`)));
+  const buttons = el("p", {});
+  if (due) {
+    const goOn = el("button", { "data-testid": "limit-continue" }, w.go_on);
+    goOn.addEventListener("click", async () => { await acknowledge(); box.remove(); });
+    buttons.append(goOn, " ");
+  }
+  buttons.append(el("a", { href: "/lobby", "data-testid": "limit-lobby" }, w.lobby));
+  box.firstChild.append(buttons);
+  document.body.append(box);
 }
