@@ -170,3 +170,41 @@ async def test_a_sit_and_go_tournament_from_its_lobby(studio, aiohttp_client) ->
     assert len(lobby["ranking"]) == 3 and list(lobby["prizes"].values()) == [2100, 900]
     winner = lobby["ranking"][0]
     assert studio.balance(winner).available == 4000 + 2100
+
+
+async def test_a_launched_player_buys_in_from_its_operator_s_wallet_and_gets_it_back(
+        studio, aiohttp_client) -> None:
+    from datetime import UTC, datetime
+
+    from studio.config import OperatorConfig
+    from studio.wallet.client import WalletClient
+    from studio.wallet.http_wallet import HttpWallet
+    from studio.wallet.operator_sim import OperatorSim
+
+    secret = b"casino-one-shared-secret-0123456789"
+    sim = OperatorSim(secret, accounts={"ann": 50_000}, now=studio.clock.now,
+                      clock=lambda: datetime.fromtimestamp(studio.clock.now(), UTC))
+    url = await sim.start()
+    studio.studio.add_operator(OperatorConfig(id="casino-one", name="Casino One",
+                                              secret_env="-", wallet_url=url), secret)
+    wallet = HttpWallet(studio.store, WalletClient(url, secret, timeout=1.0,
+                                                   now=studio.clock.now))
+    studio.studio.wallets.add("casino-one", wallet)
+    try:
+        client = await aiohttp_client(studio.app)
+        ann = "casino-one.ann"
+        status, answer = await act(client, studio, ann, type="sit", amount=60_000)
+        assert answer["error"]["code"].startswith("wallet.")  # more than the wallet holds
+        assert sim.book.accounts["ann"] == 50_000
+        status, answer = await act(client, studio, ann, type="sit", amount=5_000)
+        assert status == 200 and answer["state"]["me"]["credit"] == 5_000
+        assert sim.book.accounts["ann"] == 45_000 and studio.balance(ann).available == 0
+        status, answer = await act(client, studio, ann, type="sit", amount=5_000)
+        assert answer["error"]["code"] == "mp.already_seated"
+        assert sim.book.accounts["ann"] == 45_000  # the refused buy-in went back
+        await act(client, studio, ann, type="leave")
+        await studio.studio.wallets.settled()
+        assert sim.book.accounts["ann"] == 50_000 and studio.balance(ann).available == 0
+    finally:
+        await wallet.close()
+        await sim.stop()

@@ -151,6 +151,7 @@ class SeatedTable:
         self._timer: Timer | None = None
         self._timer_at: float | None = None
         self.inputs = 0
+        self._closed: list[str] = []  # rounds closed in the unit not yet announced
         self.command_observer: Callable[[SeatedTable, str, float], None] | None = None
 
     # -- the public API ----------------------------------------------------------------------
@@ -216,12 +217,14 @@ class SeatedTable:
         assert cmd.input is not None
         mine: list[NewEvent] = []
         saved = (self.state, self.checkpoint, self.inputs)
+        announced = len(self._closed)
         try:  # a refusal undoes whatever this command wrote, nothing else
             with bulk.savepoint(tx.conn, "seated_command"):
                 self._apply(tx, {**cmd.input, "now": self.clock.now()}, mine)
                 self._deal(tx, mine)
         except (self.game.refusal, ledger.LedgerError, Refused) as e:
             self.state, self.checkpoint, self.inputs = saved
+            del self._closed[announced:]
             answer = {"ok": False, "error": {"code": getattr(e, "code", "table.refused"),
                                              "message": str(e)}}
         else:
@@ -253,6 +256,7 @@ class SeatedTable:
         if rid is not None and self.game.round_id(after, self.table_id) is None:
             events.append(NewEvent(self.stream, "round_closed",
                                    {"snapshot": self.game.to_json(after)}, rid))
+            self._closed.append(rid)
         self.state = after
         if self.game.at_checkpoint(after):
             self.checkpoint = after
@@ -282,7 +286,11 @@ class SeatedTable:
 
     def committed(self) -> None:
         """Publish what changed and set the timer (only once the commit is durable)."""
+        closed, self._closed = self._closed, []
         if self.hub.watched(self.table_id):
+            for rid in closed:  # a round's end, as every table announces it (the wallets)
+                self.hub.publish(self.table_id, "public", {
+                    "type": "round_closed", "table_id": self.table_id, "round_id": rid})
             self.hub.publish(self.table_id, "public", {"type": "table_state",
                                                        "state": self.view(None)})
             for p in self.game.view(self.state, None).get("players", []):
@@ -396,6 +404,7 @@ class SeatedTables:
             self.heads.clear()
             for k, t in tables.items():
                 t.state, t.checkpoint, t.inputs = saved[k]
+                t._closed.clear()
             answers = {i: self._alone(c) for i, c in enumerate(work)}
         self.batches += 1
         for t in tables.values():

@@ -12,7 +12,8 @@
     GET  /ws/seated/{table}?token=...                the table's state, pushed on each change
     GET  /api/seated/tournaments/{id}                a tournament's lobby: tables, eliminated,
                                                      ranking, prizes
-    POST /api/seated/tournaments/{id}/register       the buy-in (a sit & go starts when full:
+    POST /api/seated/tournaments/{id}/register       the buy-in (ledger players; a sit & go
+                                                     starts when full:
                                                      its tables are seated tables, played here)
 
 The player is who the token says (`Authorization: Bearer`, or ``token`` on the WebSocket),
@@ -121,7 +122,22 @@ async def act(request: web.Request) -> web.Response:
         raise WebError(400, "request.invalid", f"type is one of {', '.join(sorted(COMMANDS))}")
     data.pop("player", None)
     data.pop("director", None)  # what a tournament does for its players is not theirs to ask
-    return answer_response(await table.act(player, data, key))
+    return answer_response(await _through_wallet(request, table, player, data, key))
+
+
+async def _through_wallet(request: web.Request, table: SeatedTable, player: str,
+                          data: dict[str, Any], key: str) -> dict[str, Any]:
+    """A launched player's money is in its operator's wallet: a buy-in or rebuy is debited
+    from it first (back to it if the table refuses), and what the player takes from the
+    table goes back to it (studio.wallet.bridge; a studio-ledger player is untouched)."""
+    wallets = request.app[STUDIO].wallets
+    amount = data.get("amount") if data["type"] in ("sit", "rebuy") else 0
+    answer = await wallets.funded(
+        player, amount if type(amount) is int else 0, key, table.table_id, "-",
+        table.game.name, lambda: table.act(player, data, key))
+    if data["type"] == "leave" and answer.get("ok"):
+        await wallets.pay_out(player, table.table_id, "-", table.game.name)
+    return answer
 
 
 async def socket(request: web.Request) -> web.WebSocketResponse:
@@ -196,6 +212,7 @@ def add_tournament(app: web.Application, cup: Tournament) -> None:
 
 def add_routes(app: web.Application, seated: SeatedTables) -> None:
     app[SEATED] = seated
+    app[STUDIO].wallets.watch(seated.hub)  # round ends pay wallet players back
     app[TOURNAMENTS] = {}
     app.router.add_get("/api/seated/tournaments/{id}", tournament)
     app.router.add_post("/api/seated/tournaments/{id}/register", register)
