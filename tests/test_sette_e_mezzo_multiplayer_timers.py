@@ -98,3 +98,18 @@ async def test_after_a_restart_the_turn_s_timer_runs_again(store: Store) -> None
     assert "b" in h.state.sitout and h.state.bank.punter == "c"
     audit_ok(store)
     await h.close()
+
+
+async def test_the_time_the_studio_was_down_is_nobody_s(store: Store) -> None:
+    h = MpHarness(store)
+    h.shoe.stacks = [["Kd"]]
+    await h.sit("a", "b", "c")
+    assert h.state.offer == "a"
+    await h.group.stop()
+    h.clock.advance(600)  # down for ten minutes: a's offer time and the idle time are past
+    await h.restart()
+    assert h.state.offer == "a" and h.state.deadline == h.clock.now() + 20
+    assert h.state.sitout == frozenset() and h.state.players == ["a", "b", "c"]
+    await h.ok("a", "accept", amount=1000)
+    audit_ok(store)
+    await h.close()

@@ -10,6 +10,10 @@ game's events, and its money moves as ledger transfers (`studio.ledger_transfers
 players' accounts, their table credit (``seat:<table>:<player>``), the table's pool and the rake
 account. Each move is a transaction ticket: its id ``<table>:t<n>`` is the ticket number.
 
+Inputs the core itself makes: ``shuffle`` and ``card`` (the RNG shoe), ``timeout`` (the timer
+the game asked for, `wake_at`), ``void`` and ``resume`` (a restart: the hand in flight is void,
+or, with none, the table resumes and its timers start afresh).
+
 Rounds: a round (the game's unit of play, e.g. a bank) starts with a ``round_opened`` event
 holding a snapshot of the table before it and ends with ``round_closed`` holding the snapshot
 after it. `replay_round` feeds a round's logged inputs to the game again from its snapshot and
@@ -193,12 +197,16 @@ class SeatedTable:
                     checkpoint = state
             self.inputs += ev.type == "input"
         self.state, self.checkpoint = state, checkpoint
-        if not self.game.at_checkpoint(state):
-            with self.store.transaction() as tx:
-                events_out: list[NewEvent] = []
-                self._apply(tx, {"type": "void", "now": self.clock.now()}, events_out)
-                self._deal(tx, events_out)
-                tx.append_events(events_out, stored=False)
+        if not events:
+            return self._arm()  # a new table
+        # a hand in flight is void; otherwise the table resumes: timers start afresh
+        kind = "resume" if self.game.at_checkpoint(state) else "void"
+        with self.store.transaction() as tx:
+            events_out: list[NewEvent] = []
+            self._apply(tx, {"type": kind, "now": self.clock.now()}, events_out)
+            self._deal(tx, events_out)
+            tx.append_events(events_out, stored=False)
+        if kind == "void":
             log.warning("table %s: the hand in flight is void (restart)", self.table_id)
         self._arm()
 

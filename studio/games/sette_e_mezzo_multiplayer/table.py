@@ -561,11 +561,18 @@ def _timeout(run: _Run, inp: Mapping[str, Any], now: float) -> None:
                 _stand_up(run, p, "idle")
 
 
+def _resume(run: _Run, inp: Mapping[str, Any], now: float) -> None:
+    """The studio restarted: the time it was down is nobody's; whoever must act gets a full
+    decision time, and the idle clock starts again."""
+    run.t = replace(run.t, awaiting=None, deadline=None, last_play=now)
+    run.emit("resumed")
+
+
 _HANDLERS = {
     "sit": _sit, "rebuy": _rebuy, "leave": _leave, "sitout": _sitout, "accept": _accept,
     "refuse": _refuse, "join": _join, "stake": _stake, "decide": _decide, "shuffle": _shuffle,
     "card": _card, "timeout": _timeout, "transfer_out": _transfer_out, "preset": _preset,
-    "remove_preset": _remove_preset,
+    "remove_preset": _remove_preset, "resume": _resume,
 }
 
 
