@@ -350,9 +350,37 @@ class BlackjackLiveTable(_ShoeTable):
         return self
 
 
+class SetteEMezzoMultiplayerTable(_Strict):
+    """A cash table where players bank for each other (piatto or classica): seats, table
+    credit bought in from the player's account, cards from the RNG shoe, no dealer."""
+
+    pace: ClassVar[str] = "seated"
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    name: str
+    game: Literal["sette-e-mezzo-multiplayer"]
+    variant: Literal["piatto", "classica"]
+    kind: Literal["cash", "tournament"] = "cash"  # tournament tables are the tournament's
+    deck_art: DeckArt = DeckArt.NAPOLETANE  # each player may choose another on the page
+    seats: int = Field(ge=2, le=7)
+    min_bet: int = Field(gt=0)
+    min_bank: int = Field(gt=0)  # the minimum piatto, or the minimum unit bank (classica)
+    rake_bp: int = Field(default=0, ge=0, le=500)  # basis points: 500 = 5 %
+    buy_in_min: int = Field(gt=0)
+    buy_in_max: int = Field(gt=0)
+    decision_s: float = Field(default=20, gt=0)
+    idle_s: float = Field(default=180, gt=0)  # the regulation's 3 minutes
+
+    @model_validator(mode="after")
+    def _buy_in(self) -> SetteEMezzoMultiplayerTable:
+        if self.buy_in_min > self.buy_in_max:
+            raise ValueError("buy_in_min is above buy_in_max")
+        return self
+
+
 TableConfig = Annotated[
     SetteEMezzoLiveTable | SetteEMezzoQuotaFissaTable | PuntoEBancoTable
-    | PuntoEBancoLiveTable | BlackjackTable | BlackjackLiveTable,
+    | PuntoEBancoLiveTable | BlackjackTable | BlackjackLiveTable
+    | SetteEMezzoMultiplayerTable,
     Field(discriminator="game")
 ]
 
@@ -455,7 +483,7 @@ def _key_path(loc: tuple[object, ...]) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         elif part in ("sette-e-mezzo-live", "sette-e-mezzo-quota-fissa", "punto-e-banco",
-                      "blackjack"):
+                      "blackjack", "sette-e-mezzo-multiplayer"):
             continue  # pydantic's discriminator tag, not a key of the file
         else:
             out += f".{part}" if out else str(part)
@@ -466,7 +494,7 @@ def parse_config(data: dict, source: str = "<config>") -> StudioConfig:
     try:
         cfg = StudioConfig.model_validate(data)
         for t in cfg.tables:  # odds must also divide sensibly
-            for k, v in t.paytable.model_dump().items():
+            for k, v in (t.paytable.model_dump() if hasattr(t, "paytable") else {}).items():
                 if not isinstance(v, str):  # a number (a percentage), not odds
                     continue
                 try:

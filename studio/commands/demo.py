@@ -26,6 +26,7 @@ from studio.commands.hosting import (
     live_tables,
     open_store,
     serve_private_tables,
+    serve_seated_tables,
     start_site,
     until_signal,
 )
@@ -197,8 +198,10 @@ async def _serve(args: argparse.Namespace) -> None:
     tables = [await _start_table(args, cfg, t, store, clock, hub, studio)
               for t in live_tables(cfg)]
     private = await serve_private_tables(cfg, store, clock, hub, studio)
+    seated = serve_seated_tables(cfg, store, clock, hub)
     runner, base = await start_site(studio, "127.0.0.1",
-                                    cfg.studio.port if args.port is None else args.port)
+                                    cfg.studio.port if args.port is None else args.port,
+                                    seated)
     for t in tables:
         await t.actor.dealer("demo", "start", uuid.uuid4().hex)
     casino, wallet_tasks = (None, []) if args.no_casino else await _casino(studio, base)
@@ -214,6 +217,11 @@ async def _serve(args: argparse.Namespace) -> None:
               flush=True)
     for p in private:
         print(f"  {p.cfg.name}: {base}/play?table={p.table_id}&token={token}", flush=True)
+    for t in (seated.tables.values() if seated else ()):
+        second = studio.signer.player_token(SECOND_PLAYER, cfg.web.player_token_ttl_s)
+        print(f"  {t.cfg.name}: {base}/seated?table={t.table_id}&token={token} "
+              f"(a second player: {base}/seated?table={t.table_id}&token={second})",
+              flush=True)
     if casino is not None:
         print(f"  Casino (a simulated operator: its site launches its players, their money "
               f"in its wallet): {casino.url}/casino", flush=True)
@@ -244,6 +252,8 @@ async def _serve(args: argparse.Namespace) -> None:
             t.links.rmdir()  # the links went with the simulators
     for p in private:
         await p.stop()
+    if seated is not None:
+        await seated.stop()
     for t in tables:
         await t.actor.stop()
         t.service.close()

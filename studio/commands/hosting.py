@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from studio.storage import Store
     from studio.table.hub import Hub
     from studio.table.private import PrivateTables
+    from studio.table.seated import SeatedTables
     from studio.web.context import Studio
 
 
@@ -29,10 +30,11 @@ def open_store(url: str) -> Store:
     return Store.open(url)
 
 
-async def start_site(studio: Studio, host: str, port: int) -> tuple[web.AppRunner, str]:
-    """Serve the studio's pages and APIs; returns the runner (to clean up) and the base URL
-    (with the real port when 0 was asked). Collector tuning follows: what lives as long as the
-    process exists now."""
+async def start_site(studio: Studio, host: str, port: int,
+                     seated: SeatedTables | None = None) -> tuple[web.AppRunner, str]:
+    """Serve the studio's pages and APIs (and the seated tables' when there are some);
+    returns the runner (to clean up) and the base URL (with the real port when 0 was asked).
+    Collector tuning follows: what lives as long as the process exists now."""
     from aiohttp import web
 
     from studio.runtime import tune_gc
@@ -40,7 +42,12 @@ async def start_site(studio: Studio, host: str, port: int) -> tuple[web.AppRunne
     from studio.web.app import create_app
     from studio.web.http_errors import PARSER_LIMIT, JsonErrorServer
 
-    runner = web.AppRunner(create_app(studio), access_log_class=PathOnlyAccessLogger,
+    app = create_app(studio)
+    if seated is not None:
+        from studio.web import seated_api
+
+        seated_api.add_routes(app, seated)
+    runner = web.AppRunner(app, access_log_class=PathOnlyAccessLogger,
                            max_line_size=PARSER_LIMIT, max_field_size=PARSER_LIMIT)
     await runner.setup()
     runner.server.__class__ = JsonErrorServer  # aiohttp's own refusals answer in JSON too
@@ -82,6 +89,29 @@ async def serve_private_tables(cfg: StudioConfig, store: Store, clock: Clock, hu
         studio.add_private(tables)
         out.append(tables)
     return out
+
+
+def seated_tables(cfg: StudioConfig) -> list:
+    """The configuration's seated tables (players bank for each other) the studio serves."""
+    from studio.games import served
+
+    return [t for t in cfg.tables if getattr(t, "pace", "live") == "seated" and served(t.game)]
+
+
+def serve_seated_tables(cfg: StudioConfig, store: Store, clock: Clock, hub: Hub
+                        ) -> SeatedTables | None:
+    """Every seated table of the configuration, recovered from its log (a hand a crash left
+    in flight is void), under one writer; None when there are none."""
+    from studio.table.seated import SeatedTables
+
+    configured = seated_tables(cfg)
+    if not configured:
+        return None
+    group = SeatedTables(store, clock, hub)
+    for t in configured:
+        group.add(t)
+    group.start()
+    return group
 
 
 async def until_signal() -> None:

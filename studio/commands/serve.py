@@ -25,6 +25,7 @@ from studio.commands.hosting import (
     open_store,
     private_tables,
     serve_private_tables,
+    serve_seated_tables,
     start_janus,
     start_site,
     until_signal,
@@ -195,6 +196,7 @@ async def _serve(args: argparse.Namespace) -> None:
     hub = Hub()
     tables: list[TableRuntime] = []
     served_private = []
+    seated = None
     try:
         for t in live:
             tables.append(await start_table(cfg, t, store, clock, hub))
@@ -206,6 +208,7 @@ async def _serve(args: argparse.Namespace) -> None:
             if rt.watch is not None:
                 studio.metrics.cameras[t.id] = rt.watch
         served_private = await serve_private_tables(cfg, store, clock, hub, studio)
+        seated = serve_seated_tables(cfg, store, clock, hub)
         try:
             wallet_tasks = connect_operators(cfg, studio)
         except ValueError as e:
@@ -216,7 +219,7 @@ async def _serve(args: argparse.Namespace) -> None:
         janus = await start_janus(cfg, studio)  # the video through Janus, if configured
         host = args.host or cfg.studio.host
         runner, base = await start_site(studio, host, cfg.studio.port if args.port is None
-                                        else args.port)
+                                        else args.port, seated)
         print(f"Studio serving on {base} (database {database})", flush=True)
         for t, rt in zip(live, tables, strict=True):
             names = [n for n in ("shoe", "shuffler", "camera")
@@ -228,7 +231,11 @@ async def _serve(args: argparse.Namespace) -> None:
         for p in served_private:
             print(f"  {p.table_id}: {p.cfg.name}; private tables, one per player: "
                   f"{base}/play?table={p.table_id}", flush=True)
-        skipped = [t.id for t in cfg.tables if t not in live and t not in private]
+        for t in (seated.tables.values() if seated else ()):
+            print(f"  {t.table_id}: {t.cfg.name}; players bank for each other: "
+                  f"{base}/seated?table={t.table_id}", flush=True)
+        skipped = [t.id for t in cfg.tables if t not in live and t not in private
+                   and getattr(t, "pace", "") != "seated"]
         if skipped:
             print(f"  not served yet (no table actor for their game): {', '.join(skipped)}",
                   flush=True)
@@ -251,6 +258,8 @@ async def _serve(args: argparse.Namespace) -> None:
                 await publisher.stop()
             process.stop()
     finally:
+        if seated is not None:
+            await seated.stop()
         for p in served_private:
             await p.stop()
         for rt in reversed(tables):

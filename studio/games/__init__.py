@@ -20,6 +20,8 @@ GAMES: dict[str, str] = {
     "punto-e-banco-live": "studio.games.punto_e_banco.live",
     "blackjack": "studio.games.blackjack.game",
     "blackjack-live": "studio.games.blackjack.live",
+    # a seated table (players bank for each other): `studio.table.seated.SeatedGame`
+    "sette-e-mezzo-multiplayer": "studio.games.sette_e_mezzo_multiplayer.game",
 }
 
 

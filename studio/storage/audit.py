@@ -10,7 +10,8 @@ Three independent checks, each returning `Problem`s (empty = all is well):
 - `verify_ledger`: the sum over all accounts is zero, no player or held balance is negative,
   every balance equals the sum of its legs over all movements, every movement's legs sum to
   zero and are the legs its kind and amounts imply, each player's held money equals their open
-  reservations, and each post or release matches the reservation it closes.
+  reservations, and each post or release matches the reservation it closes; a transfer's
+  legs (``ledger_leg``) sum to zero and name existing accounts.
 - `verify_replays`: the hook for "replay every round from the log to the same money". A
   *replayer* (one per game, supplied by the game's round controller) takes the events of one
   round and returns the ledger requests (`ledger.Reserve`, `ledger.Post`, `ledger.Release`) the
@@ -23,10 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import func, select
 
-from studio import ledger
+from studio import ledger, ledger_transfers
 from studio.storage import event_log
 from studio.storage.engine import Store, Tx
 from studio.storage.event_log import GENESIS_HASH, StoredEvent, event_hash
@@ -162,11 +164,15 @@ def verify_ledger(tx: Tx) -> tuple[list[Problem], int, int]:
         "FROM ledger_movement GROUP BY player_id), "
         "totals AS (SELECT COALESCE(SUM(house_leg), 0) AS house, "
         "COALESCE(SUM(cash_leg), 0) AS cash FROM ledger_movement), "
+        "moved AS (SELECT account_id, SUM(amount) AS total FROM ledger_leg "
+        "GROUP BY account_id), "
         "legs AS (SELECT a.id, a.balance, CASE a.kind "
         "WHEN 'player' THEN COALESCE(s.p, 0) WHEN 'held' THEN COALESCE(s.h, 0) "
-        "WHEN 'house' THEN t.house ELSE t.cash END AS total "
+        "WHEN 'house' THEN t.house WHEN 'cash' THEN t.cash ELSE 0 END "
+        "+ COALESCE(x.total, 0) AS total "
         "FROM ledger_account a CROSS JOIN totals t "
-        "LEFT JOIN sums s ON s.player_id = a.player_id AND a.kind IN ('player', 'held')) "
+        "LEFT JOIN sums s ON s.player_id = a.player_id AND a.kind IN ('player', 'held') "
+        "LEFT JOIN moved x ON x.account_id = a.id) "
         "SELECT id, balance, total FROM legs WHERE balance <> total ORDER BY id "
         f"LIMIT {MAX_PROBLEMS_PER_CHECK}"
     )
@@ -178,7 +184,8 @@ def verify_ledger(tx: Tx) -> tuple[list[Problem], int, int]:
     # Legs of a player who has no account rows (money that no balance shows).
     orphans = c.exec_driver_sql(
         "SELECT m.player_id, SUM(m.player_leg), SUM(m.held_leg) FROM ledger_movement m "
-        "WHERE NOT EXISTS (SELECT 1 FROM ledger_account a WHERE a.player_id = m.player_id) "
+        "WHERE m.kind <> 'transfer' AND NOT EXISTS "
+        "(SELECT 1 FROM ledger_account a WHERE a.player_id = m.player_id) "
         f"GROUP BY m.player_id ORDER BY m.player_id LIMIT {MAX_PROBLEMS_PER_CHECK}"
     )
     for player_id, player_total, held_total in orphans:
@@ -202,6 +209,8 @@ def verify_ledger(tx: Tx) -> tuple[list[Problem], int, int]:
     for movement_id, kind in wrong_legs:
         problems.append(Problem("audit.ledger_legs", f"movement {movement_id!r}: its legs are "
                                 f"not those of a {kind} of its amount"))
+
+    problems += _transfer_problems(c)
 
     held = c.exec_driver_sql(
         "WITH open_sums AS (SELECT m.player_id, SUM(m.amount) AS total FROM ledger_movement m "
@@ -229,6 +238,30 @@ def verify_ledger(tx: Tx) -> tuple[list[Problem], int, int]:
     return problems, accounts, movements
 
 
+def _transfer_problems(c: Any) -> list[Problem]:
+    """A transfer's legs (``ledger_leg``) sum to zero, there are two or more, they belong to
+    a transfer, and each names an account that exists."""
+    problems: list[Problem] = []
+    unbalanced = c.exec_driver_sql(
+        "SELECT m.id, COALESCE(SUM(l.amount), 0), COUNT(l.seq) FROM ledger_movement m "
+        "LEFT JOIN ledger_leg l ON l.movement_seq = m.seq WHERE m.kind = 'transfer' "
+        "GROUP BY m.id HAVING COALESCE(SUM(l.amount), 0) <> 0 OR COUNT(l.seq) < 2 "
+        f"ORDER BY m.id LIMIT {MAX_PROBLEMS_PER_CHECK}")
+    for movement_id, total, n in unbalanced:
+        problems.append(Problem("audit.ledger_movement", f"transfer {movement_id!r}: {n} legs "
+                                f"summing to {total}"))
+    strays = c.exec_driver_sql(
+        "SELECT l.seq, l.account_id FROM ledger_leg l "
+        "LEFT JOIN ledger_movement m ON m.seq = l.movement_seq "
+        "WHERE m.seq IS NULL OR m.kind <> 'transfer' OR NOT EXISTS "
+        "(SELECT 1 FROM ledger_account a WHERE a.id = l.account_id) "
+        f"ORDER BY l.seq LIMIT {MAX_PROBLEMS_PER_CHECK}")
+    for seq, account_id in strays:
+        problems.append(Problem("audit.ledger_legs", f"leg {seq} ({account_id}) belongs to no "
+                                "transfer or to no account", account_id=account_id))
+    return problems
+
+
 # The legs each kind of movement must have (``ledger`` writes exactly these); a post or release
 # names the reservation it closes, the others do not.
 _LEGS_OF_KIND = (
@@ -241,6 +274,8 @@ _LEGS_OF_KIND = (
     "(kind = 'post' AND closes IS NOT NULL AND payout IS NOT NULL AND player_leg = payout "
     "AND held_leg = -amount AND house_leg = amount - payout AND cash_leg = 0) OR "
     "(kind = 'release' AND closes IS NOT NULL AND player_leg = amount AND held_leg = -amount "
+    "AND house_leg = 0 AND cash_leg = 0) OR "
+    "(kind = 'transfer' AND closes IS NULL AND player_leg = 0 AND held_leg = 0 "
     "AND house_leg = 0 AND cash_leg = 0)"
 )
 
@@ -308,6 +343,7 @@ def _replay_round(
         return Problem("audit.replay_failed", f"round {round_id!r}: the replayer failed: {e!r}",
                        stream_id, round_id=round_id)
     actual = {m.id: m.content() for m in ledger.movements_for_round(tx, round_id)}
+    actual.update(ledger_transfers.transfers_for_round(tx, round_id))
     missing = sorted(set(expected) - set(actual))
     extra = sorted(set(actual) - set(expected))
     different = sorted(k for k in set(expected) & set(actual) if expected[k] != actual[k])

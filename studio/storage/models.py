@@ -29,8 +29,13 @@ PLAYER = "player"  # a player's available balance (never negative)
 HELD = "held"  # a player's reserved funds: open bets (never negative)
 HOUSE = "house"  # the studio's bank: receives lost stakes, pays winnings (may go negative)
 CASH = "cash"  # operator cash desk: the other side of deposits and withdrawals
-ACCOUNT_KINDS = (PLAYER, HELD, HOUSE, CASH)
-NON_NEGATIVE_KINDS = (PLAYER, HELD)
+# Tables where players are each other's counterparties (a player banks for the others) keep the
+# money on the table in accounts of its own, moved by transfers (``ledger_transfers``):
+SEAT = "seat"  # a player's table credit at one table, bought in from its account (never < 0)
+POOL = "pool"  # money a table holds between players, e.g. a bank put up by a player (never < 0)
+RAKE = "rake"  # the operator's fee taken on players' wins at such tables
+ACCOUNT_KINDS = (PLAYER, HELD, HOUSE, CASH, SEAT, POOL, RAKE)
+NON_NEGATIVE_KINDS = (PLAYER, HELD, SEAT, POOL)
 
 
 class LedgerAccount(SQLModel, table=True):
@@ -44,11 +49,13 @@ class LedgerAccount(SQLModel, table=True):
     __tablename__ = "ledger_account"
     __table_args__ = (
         CheckConstraint(
-            "kind IN ('player', 'held', 'house', 'cash')", name="ck_ledger_account_kind"
+            "kind IN ('player', 'held', 'house', 'cash', 'seat', 'pool', 'rake')",
+            name="ck_ledger_account_kind"
         ),
         # Backstop of ledger.insufficient_funds: even a bug cannot make a player owe money.
         CheckConstraint(
-            "kind NOT IN ('player', 'held') OR balance >= 0", name="ck_ledger_account_nonneg"
+            "kind NOT IN ('player', 'held', 'seat', 'pool') OR balance >= 0",
+            name="ck_ledger_account_nonneg"
         ),
         {"sqlite_with_rowid": False},
     )
@@ -86,7 +93,7 @@ class LedgerMovement(SQLModel, table=True):
               postgresql_where=text("closes IS NOT NULL")),
         Index("ix_ledger_movement_round", "round_id"),
         CheckConstraint(
-            "kind IN ('credit', 'debit', 'reserve', 'post', 'release')",
+            "kind IN ('credit', 'debit', 'reserve', 'post', 'release', 'transfer')",
             name="ck_ledger_movement_kind",
         ),
         CheckConstraint(
@@ -114,6 +121,28 @@ class LedgerMovement(SQLModel, table=True):
     held_leg: int = Field(sa_column=Column(BigInteger, nullable=False))
     house_leg: int = Field(sa_column=Column(BigInteger, nullable=False))
     cash_leg: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class LedgerLeg(SQLModel, table=True):
+    """One leg of a transfer: a movement between any accounts (kind ``transfer``), e.g. a
+    hand at a table where players bank for each other moves money between several players'
+    table credits, the table's pool and the rake account at once. The movement row carries
+    zero in its four fixed legs; its legs are here, and they sum to zero (audited)."""
+
+    __tablename__ = "ledger_leg"
+    __table_args__ = (
+        Index("ix_ledger_leg_movement", "movement_seq"),
+        Index("ix_ledger_leg_account", "account_id"),
+    )
+
+    seq: int | None = Field(
+        default=None,
+        sa_column=Column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                         autoincrement=True),
+    )
+    movement_seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+    account_id: str = Field(max_length=200)
+    amount: int = Field(sa_column=Column(BigInteger, nullable=False))
 
 
 class EventRecord(SQLModel, table=True):
@@ -155,11 +184,12 @@ class IdempotencyRecord(SQLModel, table=True):
 
 
 # Tables whose rows are history: the database itself refuses UPDATE and DELETE on them.
-APPEND_ONLY_TABLES = ("event_log", "ledger_movement")
+APPEND_ONLY_TABLES = ("event_log", "ledger_movement", "ledger_leg")
 
 STORAGE_TABLES = [
     LedgerAccount.__table__,
     LedgerMovement.__table__,
+    LedgerLeg.__table__,
     EventRecord.__table__,
     IdempotencyRecord.__table__,
 ]

@@ -18,6 +18,10 @@ class Hub:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
+    def watched(self, table_id: str) -> bool:
+        """Whether anyone listens (a table skips building views nobody reads)."""
+        return bool(self._listeners)
+
     def publish(self, table_id: str, audience: Audience, event: dict[str, Any]) -> None:
         for listener in list(self._listeners):
             listener(table_id, audience, event)

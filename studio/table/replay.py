@@ -100,6 +100,10 @@ def replay_round(game: core.Game, events: Sequence[StoredEvent]
 def replayer(game_name: str) -> Callable[[Sequence[StoredEvent]], list[ledger.Request]]:
     """The audit's replayer (studio.storage.audit.Replayer) for the tables of a game."""
     game = game_for(game_name)
+    if getattr(game, "seated", False):  # a seated table (studio.table.seated)
+        from studio.table.seated import replay_round as replay_seated
+
+        return lambda events: replay_seated(game, events)  # type: ignore[arg-type]
 
     def replay(events: Sequence[StoredEvent]) -> list[ledger.Request]:
         return replay_round(game, events)[1]
