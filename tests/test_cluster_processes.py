@@ -2,7 +2,9 @@
 `studio serve --role table` (the actors, the simulated shoe and shuffler on ptys, the staff
 pages) and two `studio serve --role edge` processes serving players. A player on each edge
 bets in the same window; both see the same events in the same order; an edge killed with
-SIGKILL loses nothing: its player joins the other edge and finds the bet there."""
+SIGKILL loses nothing: its player joins the other edge and finds the bet there. Then the
+table process is killed mid-round: restarted, the round is void and refunded once, and the
+edge that lived on takes the state afresh (its players told to resync)."""
 
 from __future__ import annotations
 
@@ -135,5 +137,25 @@ async def _cluster(env: dict[str, str], config, db: str, url: str,
         mine = joined["table"]["round"]["my_bets"]
         assert mine == [{"position": 1, "kind": "main", "amount": 1000}]
         assert joined["balance"] == {"available": 9_000, "reserved": 1_000}
+        # the table process dies mid-round: restarted, it voids the round and refunds it once;
+        # the edge that lived on takes the state afresh and tells its players
+        assert await table.end(signal.SIGKILL) == -signal.SIGKILL
+        table = await Program.start(env, "serve", "--role", "table", "--nats", url,
+                                    "--config", str(config), "--port", "0", "--database", db)
+        running.append(table)
+        await table.until("reachable over NATS")
+        line = await table.until("Studio serving on")
+        staff_base = re.search(r"(http://127\.0\.0\.1:\d+)", line).group(1)
+        async with dealer.post(f"{staff_base}/api/staff/login", json={
+                "username": "dealer1", "password": "dealer1-password"}) as r:
+            assert r.status == 200
+        async with dealer.post(f"{staff_base}/api/tables/{TABLE}/dealer", json={
+                "key": uuid.uuid4().hex, "command": "start"}) as r:
+            assert (await r.json())["ok"]
+        await until(sockets[1], "resync", seen[1])
+        async with b.get(f"{edges[1][1]}/api/player/state", headers=bob_h) as r:
+            state = await r.json()
+        assert state["balance"] == {"available": 10_000, "reserved": 0}  # refunded, once
+        assert state["table"]["round"]["phase"] == "betting"              # the next round
         for ws in sockets:
             await ws.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from typing import Any
 
 from studio.cluster import wire
@@ -26,6 +27,9 @@ class TableBridge:
         self.nc = nc
         self.table_id = actor.table_id
         self.seq = 0  # bursts published
+        # this process's run: an edge that sees another knows the table restarted (its
+        # bursts count from 1 again) and takes the state afresh
+        self.epoch = secrets.token_hex(8)
         self._burst: list[tuple[str, dict[str, Any]]] = []
         self._named: set[str] = set()
         self._flushing = False
@@ -77,8 +81,8 @@ class TableBridge:
         chunks = wire.parts(events)
         messages = []
         for i, chunk in enumerate(chunks, start=1):
-            message: dict[str, Any] = {"seq": self.seq, "part": i, "parts": len(chunks),
-                                       "events": chunk}
+            message: dict[str, Any] = {"epoch": self.epoch, "seq": self.seq, "part": i,
+                                       "parts": len(chunks), "events": chunk}
             if i == len(chunks):
                 message["public"] = self.actor.snapshot("public")
                 message["personal"] = {p: self.actor.personal(p) for p in named}
@@ -114,7 +118,7 @@ class TableBridge:
         except (ValueError, AttributeError):
             players = []
         await msg.respond(wire.encode({
-            "seq": self.seq, "public": self.actor.snapshot("public"),
+            "epoch": self.epoch, "seq": self.seq, "public": self.actor.snapshot("public"),
             "personal": {p: self.actor.personal(p) for p in players}}))
 
     async def _presence(self, msg: Any) -> None:

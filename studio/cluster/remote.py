@@ -47,6 +47,7 @@ class RemoteActor:
         self.nc = nc
         self.hub = Hub()
         self.seq = 0
+        self.epoch = ""  # the table process's run the state is from
         self.public: dict[str, Any] = {}
         self._personal: dict[str, tuple[str | None, dict[str, Any]]] = {}  # player -> (round)
         self.history: list[dict[str, Any]] = []
@@ -157,7 +158,7 @@ class RemoteActor:
         msg = await self.nc.request(wire.subject(self.table_id, "sync"),
                                     wire.encode({"players": players}), timeout=TIMEOUT_S)
         data = wire.decode(msg.data)
-        self.seq, self.public = data["seq"], data["public"]
+        self.epoch, self.seq, self.public = data["epoch"], data["seq"], data["public"]
         for player, mine in data["personal"].items():
             self._personal[player] = (self._round_id(), mine)
 
@@ -173,10 +174,12 @@ class RemoteActor:
             return
         events = [e for part in self._parts for e in part]
         self._parts = []
-        if data["seq"] <= self.seq:
+        restarted = data["epoch"] != self.epoch
+        if not restarted and data["seq"] <= self.seq:
             return  # already in the state a sync brought
-        gap = self.seq and data["seq"] != self.seq + 1
-        if gap:  # a burst went missing: the whole state again, and every player told
+        gap = restarted or (self.seq and data["seq"] != self.seq + 1)
+        if gap:  # a burst went missing, or the table process restarted (its round in flight
+            # void and refunded by its recovery): the whole state again, every player told
             log.warning("table %s: burst %d after %d; syncing", self.table_id, data["seq"],
                         self.seq)
             await self.sync(list(self._personal))
