@@ -208,3 +208,16 @@ async def test_a_launched_player_buys_in_from_its_operator_s_wallet_and_gets_it_
     finally:
         await wallet.close()
         await sim.stop()
+
+
+async def test_the_lobby_lists_the_seated_cash_tables_and_their_players(studio,
+                                                                        aiohttp_client):
+    client = await aiohttp_client(studio.app)
+    studio.credit("ann", 10_000)
+    status, answer = await act(client, studio, "ann", type="sit", amount=5000)
+    assert status == 200, answer
+    r = await client.get("/api/lobby", headers=auth(studio, "ann"))
+    lobby = await r.json()
+    (seated,) = [t for t in lobby["tables"] if t["pace"] == "seated"]
+    assert seated["id"] == "mp-1" and seated["players"] == 1
+    assert seated["href"] == "/seated?table=mp-1" and seated["status"] == "open"

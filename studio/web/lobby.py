@@ -77,6 +77,28 @@ def _private(studio: Studio, table_id: str) -> dict[str, Any]:
             "roads": None, "dealer": None, "video": False}
 
 
+def _seated(request: web.Request) -> list[dict[str, Any]]:
+    """The seated tables (players bank for each other), when this process serves some."""
+    from studio.web.seated_api import SEATED
+
+    group = request.app.get(SEATED)
+    if group is None:
+        return []
+    out = []
+    for t in group.tables.values():
+        cfg = t.cfg
+        if getattr(cfg, "kind", "cash") != "cash":
+            continue  # a tournament's tables are its own, not the lobby's
+        players = t.view().get("players", [])
+        out.append({"id": t.table_id, "name": cfg.name, "game": t.game.name, "pace": "seated",
+                    "limits": {"min": cfg.min_bet, "max": cfg.buy_in_max},
+                    "players": len(players), "seats": cfg.seats,
+                    "status": "open" if len(players) < cfg.seats else "full", "results": [],
+                    "roads": None, "dealer": None, "video": False,
+                    "href": f"/seated?table={t.table_id}"})
+    return out
+
+
 def _holding(studio: Studio, player: str) -> tuple[dict[str, int], int]:
     """The player's balance (the studio's ledger and an operator's wallet), and all of it."""
     with studio.store.reader() as tx:
@@ -94,6 +116,7 @@ async def lobby(request: web.Request) -> web.Response:
     now = studio.clock.now()
     tables = [_live(studio, t, now) for t in studio.tables.values() if not t.actor.private]
     tables += [_private(studio, table_id) for table_id in studio.private]
+    tables += _seated(request)
     balance, holding = _holding(studio, who.id)
     return web.json_response({"ok": True, "player": who.id, "balance": balance,
                               "limits": studio.rg.status(who.id, holding, now),

@@ -37,7 +37,7 @@ from tests.nats_server import nats_server
 SECRET = "b" * 40
 TABLE = "sem-live-1"
 CARDS = ("5c", "6d", "7s", "4b")  # positions 1-3, then the dealer
-WINDOW_S = 30.0  # the betting window (real seconds: the processes run on the real clock)
+WINDOW_S = 30.0  # the betting window's least (real seconds: the processes' real clock)
 CONCURRENCY = 200  # joins and bets in flight from the load client at once
 
 CONFIG = """
@@ -66,6 +66,18 @@ main_max = 500000
 side_min = 100
 side_max = 10000
 round_max_total = 2000000
+
+[tables.paytable]
+win = "1:1"
+royal = "3:2"
+pp_sevens = "55:1"
+pp_figures = "10:1"
+pp_low = "5:1"
+mdp_scala_reale = "150:1"
+mdp_scala_colore = "75:1"
+mdp_tris = "50:1"
+mdp_colore = "6:1"
+mdp_scala = "5:1"
 
 [web]
 command_rate_per_s = 1000000.0
@@ -138,7 +150,8 @@ class Shape:
 async def measure(n: int, edges: int, nats: str, workdir: Path) -> dict[str, float]:
     db = workdir / f"load-{n}-{edges}.db"
     config = workdir / f"load-{n}-{edges}.toml"
-    config.write_text(CONFIG.format(db=db, window=WINDOW_S) + dealer_account())
+    window = WINDOW_S + n / 100  # long enough for every player's bet through HTTP
+    config.write_text(CONFIG.format(db=db, window=window) + dealer_account())
     store = Store.open(f"sqlite:///{db}")
     players = [f"p{i}" for i in range(n)]
     with store.transaction() as tx:

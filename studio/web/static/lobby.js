@@ -8,12 +8,12 @@ import { money } from "/static/i18n.js";
 const WORDS = {
   it: { title: "Lobby", balance: "Saldo", language: "English", play: "Gioca", players: "giocatori",
         dealer: "Croupier", limits: "Limiti", live: "Dal vivo", private: "Virtuale",
-        betting: "Puntate aperte", playing: "In gioco", paused: "In pausa",
+        seated: "Al tavolo", full: "Completo", betting: "Puntate aperte", playing: "In gioco", paused: "In pausa",
         shuffling: "Mescolata", closed: "Chiuso", waiting: "In attesa", open: "Aperto",
         played: "in gioco da", min: "min", no_results: "Nessun risultato ancora" },
   en: { title: "Lobby", balance: "Balance", language: "Italiano", play: "Play", players: "players",
         dealer: "Dealer", limits: "Limits", live: "Live", private: "Virtual",
-        betting: "Betting open", playing: "Playing", paused: "Paused", shuffling: "Shuffling",
+        seated: "Players bank", full: "Full", betting: "Betting open", playing: "Playing", paused: "Paused", shuffling: "Shuffling",
         closed: "Closed", waiting: "Waiting", open: "Open", played: "playing for",
         min: "min", no_results: "No results yet" },
 };
@@ -39,7 +39,8 @@ function card(x) {
     el("div", { class: "results", "data-testid": `results-${x.id}` },
        x.results.length ? x.results.join(" · ") : (x.pace === "live" ? t("no_results") : "")),
     beads,
-    el("a", { class: "play", href: `/play?table=${encodeURIComponent(x.id)}&lang=${app.lang}`,
+    el("a", { class: "play", href: `${x.href || `/play?table=${encodeURIComponent(x.id)}`}`
+                                     + `&lang=${app.lang}`,
               "data-testid": `play-${x.id}` }, t("play")));
 }
 
