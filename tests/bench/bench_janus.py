@@ -76,23 +76,14 @@ class JanusSender:
         self.janus.stop()
 
 
-class Receivers:
+class Receivers(bench_streaming.Viewers):
+    """A child process holding `count` receivers of Janus (`receive_main` below)."""
+
     def __init__(self, url: str, count: int) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tests.bench.bench_janus", "--receive", url,
              "--count", str(count)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             text=True, bufsize=1)
-
-    async def line(self) -> str:
-        text = await asyncio.to_thread(self.proc.stdout.readline)
-        if not text:
-            raise SystemExit(f"receiver process died (rc={self.proc.wait()})")
-        return text.strip()
-
-    async def command(self, cmd: str) -> str:
-        self.proc.stdin.write(cmd + "\n")
-        self.proc.stdin.flush()
-        return await self.line()
 
 
 async def janus_phase(viewers: int, seconds: float, warmup: float) -> dict:
