@@ -1,7 +1,9 @@
 """The production shape on this machine, as real processes: a NATS server of the test's own,
 `studio serve --role table` (the actors, the simulated shoe and shuffler on ptys, the staff
 pages) and two `studio serve --role edge` processes serving players. A player on each edge
-bets in the same window; both see the same events in the same order; an edge killed with
+bets in the same window; both see the same events in the same order; a session moves to the
+other edge with its socket (state first), a second session on another edge replaces the first
+(one session per player, wherever); an edge killed with
 SIGKILL loses nothing: its player joins the other edge and finds the bet there. Then the
 table process is killed mid-round: restarted, the round is void and refunded once, and the
 edge that lived on takes the state afresh (its players told to resync)."""
@@ -131,6 +133,22 @@ async def _cluster(env: dict[str, str], config, db: str, url: str,
             return [(e["type"], e.get("card"), e.get("position")) for e in log
                     if e["type"] in EVENTS]
         assert public(seen[0]) == public(seen[1]) and public(seen[0])
+        # bob's session moves to the other edge with its socket: the state first, his bet in it
+        moved = await b.ws_connect(
+            f"{edges[0][1]}/ws/player?token={tokens['bob']}&session={bob_joined['session_id']}",
+            headers={"Origin": edges[0][1]})
+        state = await asyncio.wait_for(moved.receive_json(), WAIT_S)
+        assert state["type"] == "state"
+        assert state["table"]["round"]["my_bets"] == [
+            {"position": 2, "kind": "main", "amount": 1000}]
+        await moved.close()
+        # ann joins again on the other edge: her first session, on the first edge, is replaced
+        await join(a, edges[1][1], tokens["ann"])
+        while True:
+            msg = await asyncio.wait_for(sockets[0].receive_json(), WAIT_S)
+            if msg.get("type") == "session_closed":
+                assert msg["code"] == "session.replaced"
+                break
         # the edge of ann dies; ann joins the other edge and finds her bet there
         assert await edges[0][0].end(signal.SIGKILL) == -signal.SIGKILL
         joined, _ = await join(a, edges[1][1], tokens["ann"])

@@ -174,6 +174,8 @@ class RemoteActor:
             return
         events = [e for part in self._parts for e in part]
         self._parts = []
+        if not self.epoch:
+            return  # not synced yet: the sync under way brings this burst's state
         restarted = data["epoch"] != self.epoch
         if not restarted and data["seq"] <= self.seq:
             return  # already in the state a sync brought

@@ -29,6 +29,9 @@ METHODS = frozenset({"place_bets", "cancel_bets", "repeat_bets", "set_autoplay",
                      "deal", "submit"})
 
 
+SESSIONS = "studio.sessions"  # {"player", "id"}: a session opened or taken up on an edge
+
+
 def subject(table_id: str, what: str) -> str:
     return f"studio.table.{table_id}.{what}"
 

@@ -309,6 +309,7 @@ async def _serve_edge(args: argparse.Namespace) -> None:
             await t.start()
         studio = Studio.build(cfg.web, clock, store, secret, Accounts(list(cfg.web.accounts)),
                               tables)
+        await share_sessions(studio, nc)
         runner, base = await start_site(studio, args.host or cfg.studio.host,
                                         cfg.studio.port if args.port is None else args.port)
         print(f"Edge serving players on {base}: {', '.join(t.table_id for t in tables)} "
@@ -321,3 +322,21 @@ async def _serve_edge(args: argparse.Namespace) -> None:
         await nc.close()
         clock.shutdown()
         store.dispose()
+
+
+async def share_sessions(studio, nc) -> None:
+    """The edges' sessions as one: a session opened or taken up on an edge replaces the
+    player's older session on every other edge (one session per player, wherever)."""
+    from studio.cluster import wire
+
+    async def elsewhere(msg) -> None:
+        data = wire.decode(msg.data)
+        studio.sessions.replaced_elsewhere(data["player"], data["id"])
+
+    await nc.subscribe(wire.SESSIONS, cb=elsewhere)
+
+    def opened(session) -> None:
+        task = asyncio.get_running_loop().create_task(nc.publish(
+            wire.SESSIONS, wire.encode({"player": session.player, "id": session.id})))
+        task.add_done_callback(lambda t: t.exception())
+    studio.sessions.on_open = opened

@@ -6,6 +6,7 @@ routes never construct tables, clocks or devices themselves.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -121,7 +122,9 @@ class Studio:
               accounts: Accounts, tables: list[TableService]) -> Studio:
         return cls(web=web_cfg, clock=clock, store=store, signer=TokenSigner(secret, clock),
                    accounts=accounts, tables={t.table_id: t for t in tables},
-                   sessions=SessionRegistry(clock, web_cfg.inactivity_s),
+                   sessions=SessionRegistry(clock, web_cfg.inactivity_s, key=hashlib.sha256(
+                       b"sessions|" + (secret.encode() if isinstance(secret, str)
+                                       else secret)).digest()),
                    limiter=RateLimiter(clock, web_cfg.command_rate_per_s,
                                        web_cfg.command_burst))
 
