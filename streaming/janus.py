@@ -72,13 +72,16 @@ class JanusProcess:
     streaming plugin alone, one RTP mountpoint per table, no STUN/TURN."""
 
     def __init__(self, mountpoints: list[Mountpoint], *, http_port: int | None = None,
-                 rtp_range: tuple[int, int] = (30000, 39999), workdir: Path | None = None
-                 ) -> None:
+                 rtp_range: tuple[int, int] = (30000, 39999), workdir: Path | None = None,
+                 event_loops: int = 2) -> None:
+        """`event_loops`: Janus's shared media threads (0: one thread per viewer, which
+        costs a context switch per packet per viewer)."""
         if shutil.which("janus") is None:
             raise JanusError("janus.not_installed", "Debian's janus package is not installed")
         self.mountpoints = mountpoints
         self.http_port = http_port or free_port()
         self.rtp_range = rtp_range
+        self.event_loops = event_loops
         self.workdir = workdir or Path(tempfile.mkdtemp(prefix="studio-janus-"))
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = f"http://127.0.0.1:{self.http_port}/janus"
@@ -101,8 +104,11 @@ class JanusProcess:
   admin_secret = "{secrets.token_hex(16)}"
   session_timeout = 60
   server_name = "studio-janus"
+  event_loops = {self.event_loops}
 }}
-media: {{ rtp_port_range = "{lo}-{hi}" }}
+media: {{ rtp_port_range = "{lo}-{hi}"
+  twcc_period = 1000
+  nack_optimizations = true }}
 nat: {{ nice_debug = false
   full_trickle = false
   ice_enforce_list = "127.0.0.1"
