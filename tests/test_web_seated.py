@@ -221,3 +221,19 @@ async def test_the_lobby_lists_the_seated_cash_tables_and_their_players(studio,
     (seated,) = [t for t in lobby["tables"] if t["pace"] == "seated"]
     assert seated["id"] == "mp-1" and seated["players"] == 1
     assert seated["href"] == "/seated?table=mp-1" and seated["status"] == "open"
+
+
+async def test_the_operators_reality_check_stops_a_seated_player_until_acknowledged(
+        studio, aiohttp_client):
+    from studio.operators.limits import Limits
+
+    client = await aiohttp_client(studio.app)
+    studio.credit("ann", 10_000)
+    studio.studio.rg.start("ann", "casino-one", Limits(reality_check_s=600), 10_000,
+                           studio.clock.now())
+    assert (await act(client, studio, "ann", type="sit", amount=5000))[0] == 200
+    studio.clock.advance(600)
+    status, answer = await act(client, studio, "ann", type="sitout")
+    assert (status, answer["error"]["code"]) == (403, "rg.reality_check_due")
+    status, answer = await act(client, studio, "ann", type="leave")  # leaving: never refused
+    assert status == 200, answer

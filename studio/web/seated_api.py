@@ -122,7 +122,28 @@ async def act(request: web.Request) -> web.Response:
         raise WebError(400, "request.invalid", f"type is one of {', '.join(sorted(COMMANDS))}")
     data.pop("player", None)
     data.pop("director", None)  # what a tournament does for its players is not theirs to ask
+    if kind != "leave":  # leaving is never refused
+        _within_limits(request, player)
     return answer_response(await _through_wallet(request, table, player, data, key))
+
+
+def _within_limits(request: web.Request, player: str) -> None:
+    """The operator's session time and reality check, as at every table. A seated table's
+    stakes are bounded by the table credit the player bought in (its loss there can never
+    pass it): the amounts are not checked against the session's stake and loss limits."""
+    from studio import ledger
+    from studio.operators.limits import LimitsRefused
+
+    studio = request.app[STUDIO]
+    if studio.rg.session(player) is None:
+        return
+    with studio.store.reader() as tx:
+        b = ledger.balance(tx, player)
+    try:
+        studio.rg.check(player, None, b.available + studio.wallets.outside(player),
+                        b.reserved, studio.clock.now())
+    except LimitsRefused as e:
+        raise WebError(403, e.code, e.message, **e.details) from None
 
 
 async def _through_wallet(request: web.Request, table: SeatedTable, player: str,
