@@ -224,6 +224,3 @@ class RemoteTable(TableService):
 
     async def prepare(self, player: str) -> None:
         await self.actor.prepare(player)
-
-    def close(self) -> None:
-        super().close()
