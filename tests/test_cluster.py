@@ -47,8 +47,14 @@ async def settled(bridge: TableBridge, *edges: Edge) -> None:
     raise AssertionError(f"edges at {[e.table.actor.seq for e in edges]}, table {bridge.seq}")
 
 
+@pytest.mark.parametrize("max_personal", [2_000, 1])
 async def test_players_on_two_edges_bet_in_one_window_and_see_the_same_events(
-        store, nats_url):
+        store, nats_url, monkeypatch, max_personal):
+    """`max_personal` 1: every burst carries too many players' views: the edges fetch them
+    before they hand the burst's events to their players."""
+    from studio.cluster import wire
+
+    monkeypatch.setattr(wire, "MAX_PERSONAL", max_personal)
     h = Harness(store)
     h.credit("ann", 10_000)
     h.credit("bob", 10_000)

@@ -56,7 +56,6 @@ class RemoteActor:
         self.command_observer = None
         self._parts: list[list[Any]] = []
         self._sub: Any = None
-        self._tasks: set[asyncio.Task[None]] = set()
 
     # -- what the web reads ---------------------------------------------------------------
 
@@ -191,26 +190,20 @@ class RemoteActor:
         self.seq, self.public = data["seq"], data["public"]
         for player, mine in data["personal"].items():
             self._personal[player] = (self._round_id(), mine)
+        if data.get("stale"):  # more views changed than a burst carries: fetched first, so
+            # that the state each player gets after these events is already the new one
+            await self._refresh([p for p in self._personal if p not in data["personal"]])
         for audience, event in events:
             self.hub.publish(self.table_id, audience, event)
-        if data.get("stale"):  # more views changed than a burst carries: fetch the rest
-            self._refresh([p for p in self._personal if p not in data["personal"]])
 
-    def _refresh(self, players: list[str]) -> None:
-        async def run() -> None:
-            for first in range(0, len(players), wire.SYNC_BATCH):
-                batch = players[first:first + wire.SYNC_BATCH]
-                msg = await self.nc.request(wire.subject(self.table_id, "sync"),
-                                            wire.encode({"players": batch}),
-                                            timeout=TIMEOUT_S)
-                data = wire.decode(msg.data)
-                for player, mine in data["personal"].items():
-                    self._personal[player] = (self._round_id(), mine)
-                    self.hub.publish(self.table_id, f"player:{player}",
-                                     {"type": "resync", "table_id": self.table_id})
-        task = asyncio.get_running_loop().create_task(run())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    async def _refresh(self, players: list[str]) -> None:
+        """These players' views, from the table, in batches (bursts wait meanwhile: they are
+        handled in order)."""
+        for first in range(0, len(players), wire.SYNC_BATCH):
+            msg = await self.nc.request(wire.subject(self.table_id, "sync"), wire.encode(
+                {"players": players[first:first + wire.SYNC_BATCH]}), timeout=TIMEOUT_S)
+            for player, mine in wire.decode(msg.data)["personal"].items():
+                self._personal[player] = (self._round_id(), mine)
 
 
 class RemoteTable(TableService):
