@@ -84,6 +84,19 @@ class Thresholds:
 
 
 @dataclass(frozen=True)
+class Options:
+    """What the recogniser does beyond the issue-15 pipeline, each switchable so that the
+    benchmark can run today's recogniser (`baseline_options`) beside the current one."""
+
+    adaptive_felt: bool = False  # learn the felt's colour from the frame (any felt colour)
+
+
+def baseline_options() -> Options:
+    """The recogniser as it was before issue 16 (green felt only)."""
+    return Options(adaptive_felt=False)
+
+
+@dataclass(frozen=True)
 class Detection:
     """A card named in one frame: code, image quad (TL, TR, BR, BL as read), match figures."""
 
@@ -361,6 +374,7 @@ class Recognizer:
     kind: DeckKind | str | None = None
     thresholds: Thresholds = field(default_factory=Thresholds)
     camera: CameraPose | None = None  # the table's calibration; None: find cards without it
+    options: Options = field(default_factory=Options)
 
     def __post_init__(self) -> None:
         self._views: dict[tuple, TableView] = {}
