@@ -96,9 +96,10 @@ def baseline_options() -> Options:
     return Options(adaptive_felt=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Detection:
-    """A card named in one frame: code, image quad (TL, TR, BR, BL as read), match figures."""
+    """A card named in one frame: code, image quad (TL, TR, BR, BL as read), match figures.
+    Compared by identity: two copies of a card (an eight-deck shoe) are two detections."""
 
     code: str
     quad: np.ndarray
