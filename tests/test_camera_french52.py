@@ -1,6 +1,8 @@
 """The French 52-card deck (8, 9 and 10 too) through the simulated camera and the recogniser,
 with an eight-deck shoe's repeats: the Punto e Banco and Blackjack tables' cards."""
 
+import uuid
+
 import pytest
 
 from devices.camera.recognizer import Recognizer
@@ -8,6 +10,8 @@ from devices.camera.sim_camera import SceneError, SimCamera
 from devices.camera.voting import CameraCardSource
 from studio.games.blackjack.live import BlackjackLive
 from studio.games.punto_e_banco.live import PuntoEBancoLive
+from tests.browser.harness import StudioHarness
+from tests.test_camera_watch import MAX_LOOKS, consumed, look_until
 
 
 def test_eight_nine_ten_and_two_copies_of_a_card_are_named_calibrated() -> None:
@@ -53,3 +57,32 @@ def test_the_voter_reports_each_copy_once_per_place() -> None:
 
 def test_the_french_live_tables_cross_check_their_shoe() -> None:
     assert PuntoEBancoLive.cross_checks and BlackjackLive.cross_checks
+
+
+async def test_a_punto_e_banco_round_with_a_repeated_card_is_cross_checked_end_to_end(
+        tmp_path) -> None:
+    """The eight-deck shoe deals 9d to Punto and 9d again to Banco: the simulated camera lays
+    both, the real recogniser and voter see both, the cross-check deals both (shoe+camera)."""
+    h = StudioHarness(tmp_path, camera=True, table="pb-live-1")
+    await h.start()
+    try:
+        assert h.devices.attached.cross is not None and h.devices.attached.cross.copies == 8
+        h.credit("ann", 10_000)
+        assert (await h.actor.place_bets("ann", [{"kind": "punto", "amount": 1000}],
+                                         uuid.uuid4().hex))["ok"]
+        await h.close_betting()
+        dealt = []
+        for code in ("Ks", "9d", "9d", "Tc", "Jc"):  # the burn, Punto, Banco, Punto, Banco
+            if h.actor.state.finished:
+                break
+            before = consumed(h)
+            card = await h.devices.deal(code)
+            assert card is not None and card.code == code
+            dealt.append(code)
+            assert await look_until(h, lambda b=before: consumed(h) > b) <= MAX_LOOKS, code
+        public = h.published("card_dealt", "public")
+        assert [e["card"] for e in public] == dealt[1:]
+        assert {e["source"] for e in public} == {"shoe+camera"}
+        assert not h.published("cross_check_dispute")
+    finally:
+        await h.stop()
