@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from devices.camera import felt_mask
 from devices.camera.layout import CameraPose
 from devices.camera.render import card_aspect
 from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size
@@ -88,12 +89,14 @@ class Options:
     """What the recogniser does beyond the issue-15 pipeline, each switchable so that the
     benchmark can run today's recogniser (`baseline_options`) beside the current one."""
 
-    adaptive_felt: bool = False  # learn the felt's colour from the frame (any felt colour)
+    # "green": felt is where green dominates (the first recogniser); "adaptive": the felt is
+    # learnt from the frame (felt_mask.py, any cloth); "auto": green's rule on a green cloth
+    felt: str = "auto"
 
 
 def baseline_options() -> Options:
     """The recogniser as it was before issue 16 (green felt only)."""
-    return Options(adaptive_felt=False)
+    return Options(felt="green")
 
 
 @dataclass(frozen=True, eq=False)
@@ -395,6 +398,10 @@ class Recognizer:
         difference) keeps the felt in a card's shadow or a dim corner counted as felt.
         """
         th = self.thresholds
+        felt = self.options.felt
+        if felt == "adaptive" or (felt == "auto" and not felt_mask.looks_green(frame, th.felt_ratio,
+                                                                     th.felt_floor)):
+            return cv2.morphologyEx(felt_mask.not_felt(frame), cv2.MORPH_OPEN, kernel)
         b, g, r = cv2.split(frame)
         limit = cv2.addWeighted(cv2.max(r, b), th.felt_ratio, r, 0.0, th.felt_floor)
         felt = cv2.compare(g, limit, cv2.CMP_GT)
