@@ -29,6 +29,7 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -36,6 +37,7 @@ import numpy as np
 
 from devices.camera import felt_mask
 from devices.camera.layout import CameraPose
+from devices.camera.partial_match import COLS, ROWS, PartialLimits, judge_partial
 from devices.camera.render import card_aspect
 from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size
 from devices.camera.templates import (
@@ -53,6 +55,8 @@ from devices.camera.templates import (
     template_set,
 )
 from studio.cards import DeckArt, DeckKind
+
+MIN_SHOWING = 0.45  # a card counts when this share of its face shows (issue 16)
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,8 @@ class Thresholds:
     align_search_iterations: int = 0  # Gauss-Newton steps of the alignment, small size
     align_iterations: int = 6  # ... then at the canonical size
     align_max_shift: float = 2.0  # view pixels per alignment step
+    partial_quick: float = 0.15  # a partly covered card is judged on what shows from here
+    partial: PartialLimits = field(default_factory=PartialLimits)
 
 
 @dataclass(frozen=True)
@@ -92,11 +98,12 @@ class Options:
     # "green": felt is where green dominates (the first recogniser); "adaptive": the felt is
     # learnt from the frame (felt_mask.py, any cloth); "auto": green's rule on a green cloth
     felt: str = "auto"
+    partial: bool = True  # name a partly covered card from what shows (partial_match.py)
 
 
 def baseline_options() -> Options:
     """The recogniser as it was before issue 16 (green felt only)."""
-    return Options(felt="green")
+    return Options(felt="green", partial=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -389,6 +396,7 @@ class Recognizer:
         self.templates: TemplateSet = template_set(self.art, self.kind)
         labels = self.templates.labels
         self._label_ids = np.array([labels.index(lab) for lab in labels])
+        self._back_ids = {labels.index(BACK)} if BACK in labels else set()
         self.aspect = card_aspect(self.art)
 
     def card_mask(self, frame: np.ndarray, kernel: np.ndarray = _OPEN_KERNEL) -> np.ndarray:
@@ -433,10 +441,18 @@ class Recognizer:
         out: list[Candidate] = []
         accepted: list[np.ndarray] = []
 
+        partial = self.options.partial
+
         def taken(rect: CardRect) -> bool:
-            """Its centre lies on a card already named."""
+            """Its centre lies on a card already named (with partly covered cards named too:
+            near a named card's centre, since a cascaded card's centre lies on the next)."""
             c = (float(rect.centre[0]), float(rect.centre[1]))
+            if partial:
+                return any(float(np.hypot(*(rect.centre - a.mean(axis=0)))) < 0.4 * min(w, h)
+                           for a in accepted)
             return any(cv2.pointPolygonTest(a, c, False) >= 0 for a in accepted)
+
+        later: list[tuple[CardRect, np.ndarray | None]] = []  # judged on what shows, last
 
         rects, _ = card_hypotheses(mask, w, h, 0.5 * w * h, on_solid=0.95)
         for rect in rects:
@@ -444,13 +460,19 @@ class Recognizer:
                 continue
             quad = order_quad(view.image_points(rect.corners()))
             quick, label, shortlist = self._quick_match(frame, quad)
-            if quick < th.min_quick_score or label == BACK:
-                continue  # nothing like any card here, or a card face down
+            if label == BACK:
+                continue  # a card face down
+            if quick < th.min_quick_score:
+                if partial and quick >= th.partial_quick:
+                    later.append((rect, shortlist))
+                continue  # nothing like any card here
             # a corner read off a rounded, noisy outline is a pixel or two off: every card is
             # aligned before it is judged, so that what fails to match is what is not there
             # (a hand, another card on top), not a misplaced outline
             aligned = self._align(frame, view, rect, shortlist=shortlist)
             if aligned is None:
+                if partial:
+                    later.append((rect, shortlist))
                 continue  # a back, or nothing close to a card
             cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
                                th.aligned_min_separation, shortlist)
@@ -461,10 +483,67 @@ class Recognizer:
                     continue
                 cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
                                    th.aligned_min_separation, shortlist)
+            if not cand.accepted and partial:
+                later.append((aligned, shortlist))
+                continue
             out.append(cand)
             if cand.accepted:
                 accepted.append(aligned.corners())
+        if later:
+            out += self._partly_covered(frame, view, mask.shape, later, accepted, taken)
         return out
+
+    def _partly_covered(self, frame: np.ndarray, view: TableView, shape: tuple[int, ...],
+                        later: list[tuple[CardRect, np.ndarray | None]],
+                        accepted: list[np.ndarray], taken: Callable[[CardRect], bool],
+                        ) -> list[Candidate]:
+        """Hypotheses no whole-card match named, judged on what shows of them, once every
+        whole card is named: what shows of a card must not lie on a card named already (a
+        card seen whole has nothing of another card on it; a hypothesis half on a named card
+        and half on the felt would otherwise pass as a card under it)."""
+        owned = np.zeros(shape[:2], np.uint8)
+        for a in accepted:
+            cv2.fillConvexPoly(owned, np.round(a).astype(np.int32), 1)
+        out: list[Candidate] = []
+        for rect, shortlist in later:
+            if taken(rect):
+                continue
+            quad = order_quad(view.image_points(rect.corners()))
+            view_quad = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64),
+                                                 view.to_view).reshape(-1, 2).astype(np.float32)
+            on_named = cv2.warpPerspective(
+                owned, cv2.getPerspectiveTransform(view_quad, _CANON_CORNERS - np.float32(0.5)),
+                (CANON_W, CANON_H), flags=cv2.INTER_NEAREST).astype(np.float32)
+            if float(on_named.mean()) > 1.0 - MIN_SHOWING:
+                continue  # too little of it can show
+            cand, cells = self._judge_partial(frame, quad, shortlist)
+            if not cand.accepted or cells is None:
+                continue
+            named_share = on_named.reshape(ROWS, CANON_H // ROWS, COLS, CANON_W // COLS).mean(
+                axis=(1, 3))
+            if int((named_share[cells] > 0.5).sum()) > 1:
+                continue  # what matched is a card named already
+            out.append(cand)
+            accepted.append(rect.corners())
+            cv2.fillConvexPoly(owned, np.round(rect.corners()).astype(np.int32), 1)
+        return out
+
+    def _judge_partial(self, frame: np.ndarray, quad: np.ndarray, shortlist: np.ndarray | None,
+                       ) -> tuple[Candidate, np.ndarray | None]:
+        """Judge a card from the part of it that shows (partial_match.py)."""
+        warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS * FINE - np.float32(0.5))
+        big = cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
+                                  flags=cv2.INTER_LINEAR)
+        patch = coarse_from_fine(big).astype(np.float32)
+        unit = normalise(patch).reshape(-1)
+        scores = self._scores(unit / max(float(np.linalg.norm(unit)), 1e-6), shortlist)
+        order = np.argsort(-scores)
+        order = order[np.isfinite(scores[order])]
+        verdict = judge_partial(patch, self.templates.images, order, self._label_ids,
+                                self._back_ids, self.thresholds.partial)
+        label = self.templates.labels[verdict.index] if verdict.index >= 0 else BACK
+        return Candidate(quad, label, 1.0 - verdict.error / 2, verdict.separation,
+                         verdict.error, verdict.accepted and label != BACK), verdict.visible
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
         """Every plausible card quad in the frame with its best match and verdict."""
