@@ -7,7 +7,10 @@ grid of cells; against each candidate template the cells that do not match are d
 images are normalised again on the cells left, a few times over, so what remains is the part of
 the card that is really there. The card is named only when
 
-- enough of it is left (at least `min_cells`, about 45% of the face), matching closely, and
+- enough of it is left (at least `min_cells`, about 45% of the face), matching closely,
+- what was dropped reaches the card's edge (a hand or a card covers from outside: a hole in
+  the middle is where the card differs from the template, as a 7 differs from a 6),
+- no other card tried explains nearly as much of it, and
 - on exactly those cells every other card of the deck that differs there is clearly worse (the
   image lies near the winner on the line to each rival, as the whole-card judge asks), and no
   other card is indistinguishable there: a strip of white border or a corner of a figure that
@@ -31,8 +34,9 @@ class PartialLimits:
 
     cell_error: float = 0.45  # a cell matches when its mean squared error is below this
     max_error: float = 0.3  # mean squared error over the cells kept
+    rival_cells: int = 2  # the winner shows this many cells more than any other card tried
     min_cells: int = 8  # of ROWS * COLS: a card half covered keeps 8-11 clean cells
-    min_separation: float = 0.3  # position towards the winner against each rival (0.5: exact)
+    min_separation: float = 0.42  # position towards the winner against each rival (0.5: exact)
     min_difference: float = 0.15  # mean squared difference that makes a rival distinguishable
     candidates: int = 4  # templates (best whole-card scores first) tried as the winner
     iterations: int = 3
@@ -88,6 +92,24 @@ def visible_cells(patch: np.ndarray, template: np.ndarray,
     return cells, float(kept.mean()) if kept.size else float("inf")
 
 
+def covered_from_outside(cells: np.ndarray) -> bool:
+    """Every dropped cell is joined to the card's edge through dropped cells."""
+    dropped = ~cells
+    reach = np.zeros_like(dropped)
+    reach[0, :], reach[-1, :], reach[:, 0], reach[:, -1] = (
+        dropped[0, :], dropped[-1, :], dropped[:, 0], dropped[:, -1])
+    while True:
+        grown = reach.copy()
+        grown[1:, :] |= reach[:-1, :]
+        grown[:-1, :] |= reach[1:, :]
+        grown[:, 1:] |= reach[:, :-1]
+        grown[:, :-1] |= reach[:, 1:]
+        grown &= dropped
+        if np.array_equal(grown, reach):
+            return bool(np.array_equal(reach, dropped))
+        reach = grown
+
+
 def judge_partial(patch: np.ndarray, templates: np.ndarray, order: np.ndarray,
                   ids: np.ndarray, back_ids: set[int],
                   limits: PartialLimits = PartialLimits()) -> PartialVerdict:
@@ -95,18 +117,18 @@ def judge_partial(patch: np.ndarray, templates: np.ndarray, order: np.ndarray,
     cells. `templates`: the deck's canonical images; `order`: template indices to consider,
     best whole-card scores first (the shortlist); `ids`: template -> card identity (both ways
     up share one); `back_ids`: identities of the card back."""
-    best: tuple[int, int, float, np.ndarray] | None = None
+    tried: list[tuple[int, int, float, np.ndarray]] = []
     for i in order[:limits.candidates]:
         cells, error = visible_cells(patch, templates[i], limits)
-        n = int(cells.sum())
-        if error <= limits.max_error and (best is None or n > best[1]
-                                          or (n == best[1] and error < best[2])):
-            best = (int(i), n, error, cells)
-    if best is None:
+        if error <= limits.max_error:
+            tried.append((int(i), int(cells.sum()), error, cells))
+    if not tried:
         return PartialVerdict(-1, 0, float("inf"), 0.0, False)
-    win, n, error, cells = best
-    if n < limits.min_cells or int(ids[win]) in back_ids:
+    win, n, error, cells = max(tried, key=lambda x: (x[1], -x[2]))
+    if n < limits.min_cells or int(ids[win]) in back_ids or not covered_from_outside(cells):
         return PartialVerdict(win, n, error, 0.0, False)
+    if any(ids[i] != ids[win] and m > n - limits.rival_cells for i, m, _, _ in tried):
+        return PartialVerdict(win, n, error, 0.0, False)  # another card explains as much
     h, w = patch.shape[:2]
     mask = _cell_mask(cells, h, w)
     p = _normalised(patch, mask).reshape(-1)
