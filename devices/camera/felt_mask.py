@@ -18,6 +18,7 @@ import numpy as np
 DOWN = 8  # the neighbourhood's median is taken on an image this many times smaller
 MEDIAN_K = 21  # ... over this many of its pixels across (a fan of cards is less than half)
 THRESHOLD = 34  # the difference (see `not_felt`) above which a pixel is not felt
+DARKER = 0.5  # weight of darker than the felt (shadows) against lighter
 
 
 def felt_estimate(image: np.ndarray, down: int = DOWN, k: int = MEDIAN_K) -> np.ndarray:
@@ -41,7 +42,7 @@ def not_felt(image: np.ndarray, down: int = DOWN, k: int = MEDIAN_K,
     lighter = cv2.subtract(li, lf)
     darker = cv2.subtract(lf, li)
     hue = cv2.add(cv2.absdiff(ai, af), cv2.absdiff(bi, bf))
-    score = cv2.addWeighted(cv2.addWeighted(lighter, 1.0, darker, 0.5, 0.0), 1.0, hue, 1.5, 0.0)
+    score = cv2.addWeighted(cv2.addWeighted(lighter, 1.0, darker, DARKER, 0.0), 1.0, hue, 1.5, 0.0)
     return cv2.compare(score, threshold, cv2.CMP_GT)
 
 

@@ -36,9 +36,10 @@ import cv2
 import numpy as np
 
 from devices.camera import felt_mask
-from devices.camera.layout import CameraPose
+from devices.camera.layout import CARD_WIDTH, CameraPose
 from devices.camera.partial_match import COLS, ROWS, PartialLimits, judge_partial
 from devices.camera.render import card_aspect
+from devices.camera.self_calibration import pose_from_card
 from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size
 from devices.camera.templates import (
     BACK,
@@ -86,6 +87,7 @@ class Thresholds:
     align_search_iterations: int = 0  # Gauss-Newton steps of the alignment, small size
     align_iterations: int = 6  # ... then at the canonical size
     align_max_shift: float = 2.0  # view pixels per alignment step
+    outline_pose_score: float = 0.6  # an unnamed outline this close gives a calibration
     partial_quick: float = 0.15  # a partly covered card is judged on what shows from here
     partial: PartialLimits = field(default_factory=PartialLimits)
 
@@ -99,11 +101,12 @@ class Options:
     # learnt from the frame (felt_mask.py, any cloth); "auto": green's rule on a green cloth
     felt: str = "auto"
     partial: bool = True  # name a partly covered card from what shows (partial_match.py)
+    self_calibrate: bool = True  # without a calibration, guess one from a whole card
 
 
 def baseline_options() -> Options:
     """The recogniser as it was before issue 16 (green felt only)."""
-    return Options(felt="green", partial=False)
+    return Options(felt="green", partial=False, self_calibrate=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -172,6 +175,7 @@ _SEARCH_LEVEL = _Level(SEARCH_W, SEARCH_H)
 _CANON_LEVEL = _Level(CANON_W, CANON_H)
 _CANON_CENTRED = _CANON_LEVEL.corners
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
+_WIDE_OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
 _VIEW_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
 
 
@@ -369,6 +373,15 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     return refined
 
 
+def _card_sized(pose: CameraPose, quad: np.ndarray, aspect: float) -> bool:
+    """The image quad is a card's size on the table this pose implies (within 12%)."""
+    pts = cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(-1, 1, 2),
+                                   np.linalg.inv(pose.homography)).reshape(-1, 2)
+    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return bool(abs(short / CARD_WIDTH - 1) < 0.12 and abs(long / (CARD_WIDTH * aspect) - 1) < 0.12)
+
+
 def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
     """Push each corner out along its diagonal: undo the opening's and the hull's shrinkage."""
     centre = quad.mean(axis=0)
@@ -407,9 +420,11 @@ class Recognizer:
         """
         th = self.thresholds
         felt = self.options.felt
-        if felt == "adaptive" or (felt == "auto" and not felt_mask.looks_green(frame, th.felt_ratio,
-                                                                     th.felt_floor)):
-            return cv2.morphologyEx(felt_mask.not_felt(frame), cv2.MORPH_OPEN, kernel)
+        if felt == "adaptive" or (felt == "auto" and not felt_mask.looks_green(
+                frame, th.felt_ratio, th.felt_floor)):
+            # printed lines in any colour are not felt here: a wider opening in the image
+            wide = _WIDE_OPEN_KERNEL if kernel is _OPEN_KERNEL else kernel
+            return cv2.morphologyEx(felt_mask.not_felt(frame), cv2.MORPH_OPEN, wide)
         b, g, r = cv2.split(frame)
         limit = cv2.addWeighted(cv2.max(r, b), th.felt_ratio, r, 0.0, th.felt_floor)
         felt = cv2.compare(g, limit, cv2.CMP_GT)
@@ -573,12 +588,18 @@ class Recognizer:
     def recognize(self, frame: np.ndarray, camera: CameraPose | None = None) -> list[Detection]:
         """The face-up cards named in this frame (nothing when unsure). With the table's
         calibration (`camera`, or the one given at construction) cards are found in the
-        rectified top-down view; without it, by outline shapes in the image."""
+        rectified top-down view; without it, by outline shapes in the image, and then, when
+        a card lies whole and clean, in the view that card implies (self_calibration.py)."""
         camera = camera or self.camera
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("camera.bad_frame: expected a BGR image (H, W, 3)")
-        cands = (self.calibrated_candidates(frame, camera) if camera is not None
-                 else self.candidates(frame))
+        if camera is not None:
+            cands = self.calibrated_candidates(frame, camera)
+        else:
+            cands = self.candidates(frame)
+            guessed = self.guess_pose(cands) if self.options.self_calibrate else None
+            if guessed is not None:
+                cands = self.calibrated_candidates(frame, guessed) + cands
         found = [Detection(c.label, c.quad, c.score, c.margin, c.cell_error)
                  for c in cands if c.accepted]
         # one physical card cannot be two detections: keep the best of overlapping quads
@@ -588,6 +609,25 @@ class Recognizer:
             if all(np.linalg.norm(np.subtract(d.center, k.center)) > 20 for k in kept):
                 kept.append(d)
         return kept
+
+    def guess_pose(self, cands: list[Candidate]) -> CameraPose | None:
+        """A calibration from the cards named whole (the largest few tried): the one under
+        which most of them have a card's size on the table."""
+        whole = sorted((c for c in cands if c.accepted),
+                       key=lambda c: -cv2.contourArea(c.quad))
+        if not whole:  # no card named, yet an outline that matches a card (or the back)
+            # fairly well is a card's shape all the same: the geometry is what is wanted
+            whole = sorted((c for c in cands if c.score >= self.thresholds.outline_pose_score),
+                           key=lambda c: -c.score)
+        best: tuple[int, CameraPose] | None = None
+        for c in whole[:3]:
+            pose = pose_from_card(c.quad, self.aspect)
+            if pose is None:
+                continue
+            agree = sum(1 for o in whole if _card_sized(pose, o.quad, self.aspect))
+            if best is None or agree > best[0]:
+                best = (agree, pose)
+        return best[1] if best is not None else None
 
     def _canon_patch(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
         """The quad sampled at the canonical size (bilinear, no averaging: enough to align
