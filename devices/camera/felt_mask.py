@@ -21,14 +21,18 @@ THRESHOLD = 34  # the difference (see `not_felt`) above which a pixel is not fel
 DARKER = 0.5  # weight of darker than the felt (shadows) against lighter
 
 
-def felt_estimate(image: np.ndarray, down: int = DOWN, k: int = MEDIAN_K) -> np.ndarray:
-    """The felt's colour at every pixel (BGR uint8, the image's size)."""
+def felt_estimate(image: np.ndarray, down: int = DOWN, k: int = MEDIAN_K,
+                  code: int | None = None) -> np.ndarray:
+    """The felt's colour at every pixel (BGR uint8, the image's size; or converted by the
+    cv2 colour `code` first: converting the small image costs far less than the large)."""
     h, w = image.shape[:2]
     small = cv2.resize(image, (max(1, w // down), max(1, h // down)),
                        interpolation=cv2.INTER_AREA)
     k = min(k, (min(small.shape[:2]) // 2) * 2 - 1)
     if k >= 3:
         small = cv2.medianBlur(small, k)
+    if code is not None:
+        small = cv2.cvtColor(small, code)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
@@ -36,7 +40,7 @@ def not_felt(image: np.ndarray, down: int = DOWN, k: int = MEDIAN_K,
              threshold: int = THRESHOLD) -> np.ndarray:
     """255 where the image is not the felt around it (uint8 mask, the image's size)."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    felt = cv2.cvtColor(felt_estimate(image, down, k), cv2.COLOR_BGR2Lab)
+    felt = felt_estimate(image, down, k, cv2.COLOR_BGR2Lab)
     li, ai, bi = cv2.split(lab)
     lf, af, bf = cv2.split(felt)
     lighter = cv2.subtract(li, lf)

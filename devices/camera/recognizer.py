@@ -37,7 +37,7 @@ import numpy as np
 
 from devices.camera import felt_mask
 from devices.camera.layout import CARD_WIDTH, CameraPose
-from devices.camera.partial_match import COLS, ROWS, PartialLimits, judge_partial
+from devices.camera.partial_match import COLS, ROWS, CellSums, PartialLimits, judge_partial
 from devices.camera.render import card_aspect
 from devices.camera.self_calibration import pose_from_card
 from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size
@@ -101,12 +101,13 @@ class Options:
     # learnt from the frame (felt_mask.py, any cloth); "auto": green's rule on a green cloth
     felt: str = "auto"
     partial: bool = True  # name a partly covered card from what shows (partial_match.py)
+    partial_align: bool = True  # ... after fitting its pose when it nearly passes
     self_calibrate: bool = True  # without a calibration, guess one from a whole card
 
 
 def baseline_options() -> Options:
     """The recogniser as it was before issue 16 (green felt only)."""
-    return Options(felt="green", partial=False, self_calibrate=False)
+    return Options(felt="green", partial=False, partial_align=False, self_calibrate=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -410,6 +411,7 @@ class Recognizer:
         labels = self.templates.labels
         self._label_ids = np.array([labels.index(lab) for lab in labels])
         self._back_ids = {labels.index(BACK)} if BACK in labels else set()
+        self._template_sums: list[CellSums] | None = None
         self.aspect = card_aspect(self.art)
 
     def card_mask(self, frame: np.ndarray, kernel: np.ndarray = _OPEN_KERNEL) -> np.ndarray:
@@ -532,6 +534,16 @@ class Recognizer:
             if float(on_named.mean()) > 1.0 - MIN_SHOWING:
                 continue  # too little of it can show
             cand, cells = self._judge_partial(frame, quad, shortlist)
+            if not cand.accepted and self.options.partial_align and cand.label != BACK \
+                    and cand.cell_error <= 2 * self.thresholds.partial.max_error:
+                # nearly: the corner it was built on may be a pixel or two off; fit the pose
+                # to the card it nearly is (the covered part only weighs the fit down)
+                corners = view.image_points(rect.corners())
+                perm = [int(np.argmin(np.abs(corners - p).sum(axis=1))) for p in quad]
+                label = self.templates.labels.index(cand.label)
+                fitted = self._gauss_newton(frame, view, rect, perm, label)[0]
+                quad = order_quad(view.image_points(fitted.corners()))
+                cand, cells = self._judge_partial(frame, quad, shortlist)
             if not cand.accepted or cells is None:
                 continue
             named_share = on_named.reshape(ROWS, CANON_H // ROWS, COLS, CANON_W // COLS).mean(
@@ -554,8 +566,10 @@ class Recognizer:
         scores = self._scores(unit / max(float(np.linalg.norm(unit)), 1e-6), shortlist)
         order = np.argsort(-scores)
         order = order[np.isfinite(scores[order])]
+        if self._template_sums is None:
+            self._template_sums = [CellSums.of(t) for t in self.templates.images]
         verdict = judge_partial(patch, self.templates.images, order, self._label_ids,
-                                self._back_ids, self.thresholds.partial)
+                                self._back_ids, self.thresholds.partial, self._template_sums)
         label = self.templates.labels[verdict.index] if verdict.index >= 0 else BACK
         return Candidate(quad, label, 1.0 - verdict.error / 2, verdict.separation,
                          verdict.error, verdict.accepted and label != BACK), verdict.visible
