@@ -11,56 +11,46 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-import cv2
-import numpy as np
+from dataclasses import dataclass
 
 from devices.camera.recognizer import Detection
+from devices.camera.scoring import Tally, inside
 from devices.camera.wide_scenes import WideTruth
 
 
 @dataclass
-class WideTally:
-    expected: int = 0
-    right: int = 0
-    false: int = 0
+class WideTally(Tally):
+    """scoring.Tally plus scenes counted and scenes named wholly right."""
+
     scenes: int = 0
     perfect: int = 0  # scenes with every expected card named and nothing false
-    false_examples: list[str] = field(default_factory=list)
 
-    def add(self, other: WideTally) -> None:
-        self.expected += other.expected
-        self.right += other.right
-        self.false += other.false
-        self.scenes += other.scenes
-        self.perfect += other.perfect
-        self.false_examples += other.false_examples
+    def __post_init__(self) -> None:
+        if self.false_examples is None:
+            self.false_examples = []
 
-    @property
-    def right_pct(self) -> float:
-        return 100.0 * self.right / max(1, self.expected)
-
-
-def _inside(truth: WideTruth, point: tuple[float, float]) -> bool:
-    poly = truth.quad.astype(np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0
+    def add(self, other: Tally) -> None:
+        super().add(other)
+        if isinstance(other, WideTally):
+            self.scenes += other.scenes
+            self.perfect += other.perfect
+            self.false_examples = (self.false_examples or []) + (other.false_examples or [])
 
 
 def score_wide(detections: list[Detection], truth: list[WideTruth]) -> WideTally:
-    tally = WideTally(scenes=1)
+    tally = WideTally(scenes=1, false_examples=[])
     used: set[int] = set()
     for t in truth:
         if not t.counts:
             continue
         tally.expected += 1
         for i, d in enumerate(detections):
-            if i not in used and d.code == t.code and _inside(t, d.center):
+            if i not in used and d.code == t.code and inside(t, d.center):
                 used.add(i)
                 tally.right += 1
                 break
     for d in detections:
-        if not any(t.face_up and t.code == d.code and _inside(t, d.center) for t in truth):
+        if not any(t.face_up and t.code == d.code and inside(t, d.center) for t in truth):
             tally.false += 1
             tally.false_examples.append(f"{d.code}@{d.center[0]:.0f},{d.center[1]:.0f}")
     tally.perfect = int(tally.right == tally.expected and tally.false == 0)
