@@ -40,6 +40,7 @@ class PartialLimits:
     min_difference: float = 0.15  # mean squared difference that makes a rival distinguishable
     candidates: int = 4  # templates (best whole-card scores first) tried as the winner
     iterations: int = 3
+    core_check: bool = True  # look-alikes must differ away from the covered edge too
 
 
 @dataclass(frozen=True)
@@ -189,4 +190,33 @@ def judge_partial(patch: np.ndarray, templates: np.ndarray, order: np.ndarray,
     to_win = float(((t - p) ** 2).mean())
     # +0.5 at the winner, -0.5 at a rival, along the line between them
     separation = float(((to_rival - to_win) / (2 * gaps)).min())
+    if separation >= limits.min_separation and limits.core_check \
+            and not _told_apart_inside(templates, cells, win, others, limits):
+        separation = 0.0  # what tells it from a look-alike lies only along the covered edge
     return PartialVerdict(win, n, error, separation, separation >= limits.min_separation, cells)
+
+
+def _told_apart_inside(templates: np.ndarray, cells: np.ndarray, win: int, others: np.ndarray,
+                       limits: PartialLimits) -> bool:
+    """The winner differs from every other card on the visible cells away from the covered
+    ones too: a cell beside the cover may show the covering card, and the covering card's
+    print can look like just what tells two cards apart (the middle cup of a 5 of cups)."""
+    dropped = ~cells
+    near = dropped.copy()
+    near[1:, :] |= dropped[:-1, :]
+    near[:-1, :] |= dropped[1:, :]
+    near[:, 1:] |= dropped[:, :-1]
+    near[:, :-1] |= dropped[:, 1:]
+    core = cells & ~near
+    if not dropped.any():
+        return True
+    if core.sum() < 2:
+        return False
+    h, w = templates.shape[1:3]
+    mask = _cell_mask(core, h, w)
+    rivals = templates[:, mask]
+    rivals = (rivals - rivals.mean(axis=1, keepdims=True)) / np.maximum(
+        rivals.std(axis=1, keepdims=True), 0.05)
+    rivals = rivals.reshape(len(templates), -1)
+    gaps = ((rivals[others] - rivals[win]) ** 2).mean(axis=1)
+    return bool(gaps.min() >= limits.min_difference)

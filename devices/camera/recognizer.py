@@ -102,12 +102,14 @@ class Options:
     felt: str = "auto"
     partial: bool = True  # name a partly covered card from what shows (partial_match.py)
     partial_align: bool = True  # ... after fitting its pose when it nearly passes
+    strict_outline: bool = True  # the outline path asks the calibrated path's separation
     self_calibrate: bool = True  # without a calibration, guess one from a whole card
 
 
 def baseline_options() -> Options:
     """The recogniser as it was before issue 16 (green felt only)."""
-    return Options(felt="green", partial=False, partial_align=False, self_calibrate=False)
+    return Options(felt="green", partial=False, partial_align=False, strict_outline=False,
+                   self_calibrate=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -579,6 +581,9 @@ class Recognizer:
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("camera.bad_frame: expected a BGR image (H, W, 3)")
         th = self.thresholds
+        # look-alikes (a 3 of clubs and of spades, blurred) are told apart as the calibrated
+        # path does, unless running as the first recogniser did
+        separation = th.aligned_min_separation if self.options.strict_outline else None
         contours, _ = cv2.findContours(self.card_mask(frame), cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
         out = []
@@ -587,7 +592,7 @@ class Recognizer:
                 continue
             quad = _blob_quad(contour, th)
             if quad is not None:
-                whole = self._judge(frame, quad)
+                whole = self._judge(frame, quad, separation)
                 out.append(whole)
                 if whole.accepted or (whole.label == BACK and whole.score >= th.min_score):
                     continue
@@ -596,7 +601,7 @@ class Recognizer:
                     continue  # another side of a card already named
                 fitted = self._fit_anchor(frame, anchor)
                 if fitted is not None:
-                    out.append(self._judge(frame, fitted))
+                    out.append(self._judge(frame, fitted, separation))
         return out
 
     def recognize(self, frame: np.ndarray, camera: CameraPose | None = None) -> list[Detection]:
