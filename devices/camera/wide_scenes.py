@@ -57,11 +57,6 @@ class WideTruth:
     index_visible: float
     counts: bool
 
-    @property
-    def center(self) -> tuple[float, float]:
-        c = self.quad.mean(axis=0)
-        return float(c[0]), float(c[1])
-
 
 @dataclass(frozen=True)
 class WideScene:
