@@ -29,13 +29,17 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from devices.camera.layout import CameraPose
+from devices.camera import felt_mask
+from devices.camera.layout import CARD_WIDTH, CameraPose
+from devices.camera.partial_match import COLS, ROWS, CellSums, PartialLimits, judge_partial
 from devices.camera.render import card_aspect
+from devices.camera.self_calibration import pose_from_card
 from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size
 from devices.camera.templates import (
     BACK,
@@ -52,6 +56,8 @@ from devices.camera.templates import (
     template_set,
 )
 from studio.cards import DeckArt, DeckKind
+
+MIN_SHOWING = 0.45  # a card counts when this share of its face shows (issue 16)
 
 
 @dataclass(frozen=True)
@@ -81,11 +87,35 @@ class Thresholds:
     align_search_iterations: int = 0  # Gauss-Newton steps of the alignment, small size
     align_iterations: int = 6  # ... then at the canonical size
     align_max_shift: float = 2.0  # view pixels per alignment step
+    outline_pose_score: float = 0.6  # an unnamed outline this close gives a calibration
+    partial_quick: float = 0.15  # a partly covered card is judged on what shows from here
+    partial: PartialLimits = field(default_factory=PartialLimits)
 
 
 @dataclass(frozen=True)
+class Options:
+    """What the recogniser does beyond the issue-15 pipeline, each switchable so that the
+    benchmark can run today's recogniser (`baseline_options`) beside the current one."""
+
+    # "green": felt is where green dominates (the first recogniser); "adaptive": the felt is
+    # learnt from the frame (felt_mask.py, any cloth); "auto": green's rule on a green cloth
+    felt: str = "auto"
+    partial: bool = True  # name a partly covered card from what shows (partial_match.py)
+    partial_align: bool = True  # ... after fitting its pose when it nearly passes
+    strict_outline: bool = True  # the outline path asks the calibrated path's separation
+    self_calibrate: bool = True  # without a calibration, guess one from a whole card
+
+
+def baseline_options() -> Options:
+    """The recogniser as it was before issue 16 (green felt only)."""
+    return Options(felt="green", partial=False, partial_align=False, strict_outline=False,
+                   self_calibrate=False)
+
+
+@dataclass(frozen=True, eq=False)
 class Detection:
-    """A card named in one frame: code, image quad (TL, TR, BR, BL as read), match figures."""
+    """A card named in one frame: code, image quad (TL, TR, BR, BL as read), match figures.
+    Compared by identity: two copies of a card (an eight-deck shoe) are two detections."""
 
     code: str
     quad: np.ndarray
@@ -148,6 +178,7 @@ _SEARCH_LEVEL = _Level(SEARCH_W, SEARCH_H)
 _CANON_LEVEL = _Level(CANON_W, CANON_H)
 _CANON_CENTRED = _CANON_LEVEL.corners
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
+_WIDE_OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
 _VIEW_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
 
 
@@ -345,6 +376,15 @@ def _refine(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     return refined
 
 
+def _card_sized(pose: CameraPose, quad: np.ndarray, aspect: float) -> bool:
+    """The image quad is a card's size on the table this pose implies (within 12%)."""
+    pts = cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(-1, 1, 2),
+                                   np.linalg.inv(pose.homography)).reshape(-1, 2)
+    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return bool(abs(short / CARD_WIDTH - 1) < 0.12 and abs(long / (CARD_WIDTH * aspect) - 1) < 0.12)
+
+
 def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
     """Push each corner out along its diagonal: undo the opening's and the hull's shrinkage."""
     centre = quad.mean(axis=0)
@@ -361,6 +401,7 @@ class Recognizer:
     kind: DeckKind | str | None = None
     thresholds: Thresholds = field(default_factory=Thresholds)
     camera: CameraPose | None = None  # the table's calibration; None: find cards without it
+    options: Options = field(default_factory=Options)
 
     def __post_init__(self) -> None:
         self._views: dict[tuple, TableView] = {}
@@ -371,6 +412,8 @@ class Recognizer:
         self.templates: TemplateSet = template_set(self.art, self.kind)
         labels = self.templates.labels
         self._label_ids = np.array([labels.index(lab) for lab in labels])
+        self._back_ids = {labels.index(BACK)} if BACK in labels else set()
+        self._template_sums: list[CellSums] | None = None
         self.aspect = card_aspect(self.art)
 
     def card_mask(self, frame: np.ndarray, kernel: np.ndarray = _OPEN_KERNEL) -> np.ndarray:
@@ -380,6 +423,12 @@ class Recognizer:
         difference) keeps the felt in a card's shadow or a dim corner counted as felt.
         """
         th = self.thresholds
+        felt = self.options.felt
+        if felt == "adaptive" or (felt == "auto" and not felt_mask.looks_green(
+                frame, th.felt_ratio, th.felt_floor)):
+            # printed lines in any colour are not felt here: a wider opening in the image
+            wide = _WIDE_OPEN_KERNEL if kernel is _OPEN_KERNEL else kernel
+            return cv2.morphologyEx(felt_mask.not_felt(frame), cv2.MORPH_OPEN, wide)
         b, g, r = cv2.split(frame)
         limit = cv2.addWeighted(cv2.max(r, b), th.felt_ratio, r, 0.0, th.felt_floor)
         felt = cv2.compare(g, limit, cv2.CMP_GT)
@@ -411,10 +460,18 @@ class Recognizer:
         out: list[Candidate] = []
         accepted: list[np.ndarray] = []
 
+        partial = self.options.partial
+
         def taken(rect: CardRect) -> bool:
-            """Its centre lies on a card already named."""
+            """Its centre lies on a card already named (with partly covered cards named too:
+            near a named card's centre, since a cascaded card's centre lies on the next)."""
             c = (float(rect.centre[0]), float(rect.centre[1]))
+            if partial:
+                return any(float(np.hypot(*(rect.centre - a.mean(axis=0)))) < 0.4 * min(w, h)
+                           for a in accepted)
             return any(cv2.pointPolygonTest(a, c, False) >= 0 for a in accepted)
+
+        later: list[tuple[CardRect, np.ndarray | None]] = []  # judged on what shows, last
 
         rects, _ = card_hypotheses(mask, w, h, 0.5 * w * h, on_solid=0.95)
         for rect in rects:
@@ -422,13 +479,19 @@ class Recognizer:
                 continue
             quad = order_quad(view.image_points(rect.corners()))
             quick, label, shortlist = self._quick_match(frame, quad)
-            if quick < th.min_quick_score or label == BACK:
-                continue  # nothing like any card here, or a card face down
+            if label == BACK:
+                continue  # a card face down
+            if quick < th.min_quick_score:
+                if partial and quick >= th.partial_quick:
+                    later.append((rect, shortlist))
+                continue  # nothing like any card here
             # a corner read off a rounded, noisy outline is a pixel or two off: every card is
             # aligned before it is judged, so that what fails to match is what is not there
             # (a hand, another card on top), not a misplaced outline
             aligned = self._align(frame, view, rect, shortlist=shortlist)
             if aligned is None:
+                if partial:
+                    later.append((rect, shortlist))
                 continue  # a back, or nothing close to a card
             cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
                                th.aligned_min_separation, shortlist)
@@ -439,16 +502,88 @@ class Recognizer:
                     continue
                 cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
                                    th.aligned_min_separation, shortlist)
+            if not cand.accepted and partial:
+                later.append((aligned, shortlist))
+                continue
             out.append(cand)
             if cand.accepted:
                 accepted.append(aligned.corners())
+        if later:
+            out += self._partly_covered(frame, view, mask.shape, later, accepted, taken)
         return out
+
+    def _partly_covered(self, frame: np.ndarray, view: TableView, shape: tuple[int, ...],
+                        later: list[tuple[CardRect, np.ndarray | None]],
+                        accepted: list[np.ndarray], taken: Callable[[CardRect], bool],
+                        ) -> list[Candidate]:
+        """Hypotheses no whole-card match named, judged on what shows of them, once every
+        whole card is named: what shows of a card must not lie on a card named already (a
+        card seen whole has nothing of another card on it; a hypothesis half on a named card
+        and half on the felt would otherwise pass as a card under it)."""
+        owned = np.zeros(shape[:2], np.uint8)
+        for a in accepted:
+            cv2.fillConvexPoly(owned, np.round(a).astype(np.int32), 1)
+        out: list[Candidate] = []
+        for rect, shortlist in later:
+            if taken(rect):
+                continue
+            quad = order_quad(view.image_points(rect.corners()))
+            view_quad = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64),
+                                                 view.to_view).reshape(-1, 2).astype(np.float32)
+            on_named = cv2.warpPerspective(
+                owned, cv2.getPerspectiveTransform(view_quad, _CANON_CORNERS - np.float32(0.5)),
+                (CANON_W, CANON_H), flags=cv2.INTER_NEAREST).astype(np.float32)
+            if float(on_named.mean()) > 1.0 - MIN_SHOWING:
+                continue  # too little of it can show
+            cand, cells = self._judge_partial(frame, quad, shortlist)
+            if not cand.accepted and self.options.partial_align and cand.label != BACK \
+                    and cand.cell_error <= 2 * self.thresholds.partial.max_error:
+                # nearly: the corner it was built on may be a pixel or two off; fit the pose
+                # to the card it nearly is (the covered part only weighs the fit down)
+                corners = view.image_points(rect.corners())
+                perm = [int(np.argmin(np.abs(corners - p).sum(axis=1))) for p in quad]
+                label = self.templates.labels.index(cand.label)
+                fitted = self._gauss_newton(frame, view, rect, perm, label)[0]
+                quad = order_quad(view.image_points(fitted.corners()))
+                cand, cells = self._judge_partial(frame, quad, shortlist)
+            if not cand.accepted or cells is None:
+                continue
+            named_share = on_named.reshape(ROWS, CANON_H // ROWS, COLS, CANON_W // COLS).mean(
+                axis=(1, 3))
+            if int((named_share[cells] > 0.5).sum()) > 1:
+                continue  # what matched is a card named already
+            out.append(cand)
+            accepted.append(rect.corners())
+            cv2.fillConvexPoly(owned, np.round(rect.corners()).astype(np.int32), 1)
+        return out
+
+    def _judge_partial(self, frame: np.ndarray, quad: np.ndarray, shortlist: np.ndarray | None,
+                       ) -> tuple[Candidate, np.ndarray | None]:
+        """Judge a card from the part of it that shows (partial_match.py)."""
+        warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS * FINE - np.float32(0.5))
+        big = cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
+                                  flags=cv2.INTER_LINEAR)
+        patch = coarse_from_fine(big).astype(np.float32)
+        unit = normalise(patch).reshape(-1)
+        scores = self._scores(unit / max(float(np.linalg.norm(unit)), 1e-6), shortlist)
+        order = np.argsort(-scores)
+        order = order[np.isfinite(scores[order])]
+        if self._template_sums is None:
+            self._template_sums = [CellSums.of(t) for t in self.templates.images]
+        verdict = judge_partial(patch, self.templates.images, order, self._label_ids,
+                                self._back_ids, self.thresholds.partial, self._template_sums)
+        label = self.templates.labels[verdict.index] if verdict.index >= 0 else BACK
+        return Candidate(quad, label, 1.0 - verdict.error / 2, verdict.separation,
+                         verdict.error, verdict.accepted and label != BACK), verdict.visible
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
         """Every plausible card quad in the frame with its best match and verdict."""
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("camera.bad_frame: expected a BGR image (H, W, 3)")
         th = self.thresholds
+        # look-alikes (a 3 of clubs and of spades, blurred) are told apart as the calibrated
+        # path does, unless running as the first recogniser did
+        separation = th.aligned_min_separation if self.options.strict_outline else None
         contours, _ = cv2.findContours(self.card_mask(frame), cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
         out = []
@@ -457,7 +592,7 @@ class Recognizer:
                 continue
             quad = _blob_quad(contour, th)
             if quad is not None:
-                whole = self._judge(frame, quad)
+                whole = self._judge(frame, quad, separation)
                 out.append(whole)
                 if whole.accepted or (whole.label == BACK and whole.score >= th.min_score):
                     continue
@@ -466,18 +601,24 @@ class Recognizer:
                     continue  # another side of a card already named
                 fitted = self._fit_anchor(frame, anchor)
                 if fitted is not None:
-                    out.append(self._judge(frame, fitted))
+                    out.append(self._judge(frame, fitted, separation))
         return out
 
     def recognize(self, frame: np.ndarray, camera: CameraPose | None = None) -> list[Detection]:
         """The face-up cards named in this frame (nothing when unsure). With the table's
         calibration (`camera`, or the one given at construction) cards are found in the
-        rectified top-down view; without it, by outline shapes in the image."""
+        rectified top-down view; without it, by outline shapes in the image, and then, when
+        a card lies whole and clean, in the view that card implies (self_calibration.py)."""
         camera = camera or self.camera
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("camera.bad_frame: expected a BGR image (H, W, 3)")
-        cands = (self.calibrated_candidates(frame, camera) if camera is not None
-                 else self.candidates(frame))
+        if camera is not None:
+            cands = self.calibrated_candidates(frame, camera)
+        else:
+            cands = self.candidates(frame)
+            guessed = self.guess_pose(cands) if self.options.self_calibrate else None
+            if guessed is not None:
+                cands = self.calibrated_candidates(frame, guessed) + cands
         found = [Detection(c.label, c.quad, c.score, c.margin, c.cell_error)
                  for c in cands if c.accepted]
         # one physical card cannot be two detections: keep the best of overlapping quads
@@ -487,6 +628,25 @@ class Recognizer:
             if all(np.linalg.norm(np.subtract(d.center, k.center)) > 20 for k in kept):
                 kept.append(d)
         return kept
+
+    def guess_pose(self, cands: list[Candidate]) -> CameraPose | None:
+        """A calibration from the cards named whole (the largest few tried): the one under
+        which most of them have a card's size on the table."""
+        whole = sorted((c for c in cands if c.accepted),
+                       key=lambda c: -cv2.contourArea(c.quad))
+        if not whole:  # no card named, yet an outline that matches a card (or the back)
+            # fairly well is a card's shape all the same: the geometry is what is wanted
+            whole = sorted((c for c in cands if c.score >= self.thresholds.outline_pose_score),
+                           key=lambda c: -c.score)
+        best: tuple[int, CameraPose] | None = None
+        for c in whole[:3]:
+            pose = pose_from_card(c.quad, self.aspect)
+            if pose is None:
+                continue
+            agree = sum(1 for o in whole if _card_sized(pose, o.quad, self.aspect))
+            if best is None or agree > best[0]:
+                best = (agree, pose)
+        return best[1] if best is not None else None
 
     def _canon_patch(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
         """The quad sampled at the canonical size (bilinear, no averaging: enough to align

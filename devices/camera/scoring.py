@@ -12,6 +12,7 @@ the benchmark).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -39,7 +40,12 @@ class Tally:
         return 100.0 * self.right / max(1, self.expected)
 
 
-def _inside(truth: CardTruth, point: tuple[float, float]) -> bool:
+class HasQuad(Protocol):
+    quad: np.ndarray
+
+
+def inside(truth: HasQuad, point: tuple[float, float]) -> bool:
+    """The point lies on the drawn card (its image quad)."""
     poly = truth.quad.astype(np.float32).reshape(-1, 1, 2)
     return cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0
 
@@ -49,10 +55,10 @@ def score(detections: list[Detection], truth: list[CardTruth]) -> Tally:
     for t in truth:
         if t.face_up and t.visible >= FULLY_VISIBLE:
             tally.expected += 1
-            if any(d.code == t.code and _inside(t, d.center) for d in detections):
+            if any(d.code == t.code and inside(t, d.center) for d in detections):
                 tally.right += 1
     for d in detections:
-        if not any(t.face_up and t.code == d.code and _inside(t, d.center) for t in truth):
+        if not any(t.face_up and t.code == d.code and inside(t, d.center) for t in truth):
             tally.false += 1
             tally.false_examples.append(f"{d.code}@{d.center[0]:.0f},{d.center[1]:.0f}")
     return tally

@@ -63,14 +63,18 @@ class SimCamera:
     while a streamer calls `frame(t)` from another.
 
     SimCamera(art="napoletane", positions=3, seed=0, fps=25.0, lighting=None,
-              noise_sigma=3.0, blur_sigma=0.0)
+              noise_sigma=3.0, blur_sigma=0.0, copies=1)
+
+    `copies`: decks in the shoe. A French table's eight-deck shoe may put the same card on the
+    felt several times in a round; with one deck a second copy is refused.
     """
 
     def __init__(self, art: DeckArt | str = DeckArt.NAPOLETANE, *, positions: int = 3,
                  seed: int = 0, fps: float = 25.0, lighting: Lighting | None = None,
                  noise_sigma: float = 3.0, blur_sigma: float = 0.0,
-                 camera: CameraPose | None = None) -> None:
+                 camera: CameraPose | None = None, copies: int = 1) -> None:
         self.art = DeckArt(art)
+        self.copies = max(1, copies)
         self.seed = seed
         self.fps = fps
         self.camera = camera or CameraPose()
@@ -102,8 +106,9 @@ class SimCamera:
         code = parse_card(card).code
         area = self.area(where)
         with self._lock:
-            if any(p.code == code for p, _ in self._cards):
-                raise SceneError("camera.card_on_table", f"{code} already lies on the table")
+            if sum(1 for p, _ in self._cards if p.code == code) >= self.copies:
+                raise SceneError("camera.card_on_table", f"{code} already lies on the table"
+                                 + (f" {self.copies} times" if self.copies > 1 else ""))
             index = sum(1 for p, _ in self._cards if p.area == area.name)
             rng = np.random.default_rng([self.seed, zlib.crc32(f"{area.name}/{index}".encode())])
             # a row overlapping to the right while it fits the area, then the next row a
@@ -121,11 +126,11 @@ class SimCamera:
         return placed
 
     def turn_up(self, card: str) -> None:
-        """Turn a face-down card face up where it lies."""
+        """Turn a face-down card face up where it lies (the first face-down copy)."""
         code = parse_card(card).code
         with self._lock:
             for i, (p, item) in enumerate(self._cards):
-                if p.code == code:
+                if p.code == code and not p.face_up:
                     self._cards[i] = (PlacedCard(code, p.area, True),
                                       CardItem(code, True, item.cx, item.cy, item.angle))
                     self._version += 1

@@ -90,7 +90,8 @@ def _camera(table_cfg):
     """The simulated table camera the demo films and cross-checks the shoe against."""
     from devices.camera.sim_camera import SimCamera
 
-    return SimCamera(table_cfg.deck_art.value, positions=table_cfg.positions)
+    return SimCamera(table_cfg.deck_art.value, positions=table_cfg.positions,
+                     copies=int(getattr(table_cfg, "decks", 1) or 1))
 
 
 

@@ -144,7 +144,8 @@ def _camera(cfg: StudioConfig, table_cfg: SetteEMezzoLiveTable,
         from devices.camera.sim_camera import SimCamera
         from studio.table.camera_scene import mirror_on_camera
 
-        sim = SimCamera(table_cfg.deck_art.value, positions=table_cfg.positions)
+        sim = SimCamera(table_cfg.deck_art.value, positions=table_cfg.positions,
+                        copies=int(getattr(table_cfg, "decks", 1) or 1))
         mirror_on_camera(rt.actor.hub, table_cfg.id, sim, rt.actor.game.camera_places)
         return VideoService.from_config(cfg, table_cfg.id, source=source_for_camera(
             "sim", cam.width, cam.height, cam.fps, sim_renderer=sim)), None

@@ -10,11 +10,18 @@ table's manual card command. Cards are released to the table strictly in shoe or
 
 Pure logic: no I/O; time comes from an injected clock (anything with `now()`).
 The burn card lies face down, so the camera cannot see it: the shell marks it `face_down` and it
-passes on the shoe's word alone (source "shoe").
+passes on the shoe's word alone (source "shoe"); so does a Blackjack dealer's hole card.
+
+A shoe of several decks (`copies` > 1: Punto e Banco and Blackjack deal from eight) may put the
+same card on the table more than once in a round. Then a camera sighting of a card already
+dealt pairs with a waiting shoe reading of that card if there is one (another copy), and only
+otherwise is a repeat; a held shoe reading is dropped on resume only if the dealer keyed in
+another copy of it meanwhile. With one deck a card already dealt can never be dealt again.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -46,6 +53,7 @@ class ShoeSeen:
     at: float
     face_down: bool = False
     ref: int = 0
+    copies_dealt: int = 0  # copies of this card the table reported dealt when the shoe read it
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,21 +135,25 @@ class CrossCheck:
 
     window_s: float
     clock: Clock
+    copies: int = 1  # decks in the shoe: how often one card may come up in a round
     disputed: Dispute | None = None
     _shoe: list[_Waiting] = field(default_factory=list)
     _camera: list[CameraSeen] = field(default_factory=list)
     _held: list[ShoeSeen | CameraSeen] = field(default_factory=list)
-    _dealt: set[str] = field(default_factory=set)
+    _dealt: Counter[str] = field(default_factory=Counter)  # what the table says it dealt
+    _released: Counter[str] = field(default_factory=Counter)  # what this check released
 
     def __post_init__(self) -> None:
         if self.window_s <= 0:
             raise ValueError("cross_check.bad_window: the window must be positive")
+        if self.copies < 1:
+            raise ValueError("cross_check.bad_copies: a shoe holds at least one deck")
 
     # ------------------------------------------------------------------ inputs
 
     def shoe(self, card: str, deck_set: str | None, *, face_down: bool = False,
              ref: int = 0) -> list[Outcome]:
-        reading = ShoeSeen(card, deck_set, self.clock.now(), face_down, ref)
+        reading = ShoeSeen(card, deck_set, self.clock.now(), face_down, ref, self._dealt[card])
         if self.disputed is not None:
             self._held.append(reading)
             return [Held(reading)]
@@ -175,7 +187,7 @@ class CrossCheck:
 
     def dealt(self, card: str) -> None:
         """The table dealt this card (from any source, the dealer's keys included)."""
-        self._dealt.add(card)
+        self._dealt[card] += 1
 
     def resume(self) -> list[Outcome]:
         """The dealer resumed the table: the dispute is over (the dealer confirmed a card with
@@ -187,8 +199,8 @@ class CrossCheck:
         now = self.clock.now()
         for i, r in enumerate(held):
             if isinstance(r, ShoeSeen):
-                r = ShoeSeen(r.card, r.deck_set, now, r.face_down, r.ref)
-                out += [Dropped(r)] if r.card in self._dealt else self._add_shoe(r)
+                r = ShoeSeen(r.card, r.deck_set, now, r.face_down, r.ref, r.copies_dealt)
+                out += [Dropped(r)] if self._keyed_meanwhile(r) else self._add_shoe(r)
             else:
                 out += self._add_camera(CameraSeen(r.card, now, r.region, r.confidence))
             if self.disputed is not None:  # a new dispute: the rest stays held
@@ -201,9 +213,21 @@ class CrossCheck:
         left: list[ShoeSeen | CameraSeen] = [w.shoe for w in self._shoe]
         left += self._camera + self._held
         self._shoe, self._camera, self._held = [], [], []
-        self._dealt = set()
+        self._dealt, self._released = Counter(), Counter()
         self.disputed = None
         return left
+
+    def _keyed_meanwhile(self, reading: ShoeSeen) -> bool:
+        """The table has this held shoe card already: the dealer keyed it in during the
+        dispute (with several decks: more copies are dealt than when the shoe read it)."""
+        if self.copies == 1:
+            return self._on_table(reading.card) > 0
+        return self._dealt[reading.card] > reading.copies_dealt
+
+    def _on_table(self, card: str) -> int:
+        """Copies of the card on the table this round, as far as this check knows (a card it
+        released is reported back by the table a moment later: both count the same copy)."""
+        return max(self._dealt[card], self._released[card])
 
     # ------------------------------------------------------------------ views
 
@@ -235,11 +259,14 @@ class CrossCheck:
         return self._release()
 
     def _add_camera(self, reading: CameraSeen) -> list[Outcome]:
-        if reading.card in self._dealt or any(w.shoe.card == reading.card and w.camera
-                                              for w in self._shoe):
-            return [Ignored(reading)]
         lonely = [w for w in self._shoe if not w.ready]
         match = next((w for w in lonely if w.shoe.card == reading.card), None)
+        if match is not None and self.copies > 1:  # another copy of a card dealt before
+            match.camera = reading
+            return self._release()
+        if self._on_table(reading.card) or any(w.shoe.card == reading.card and w.camera
+                                            for w in self._shoe):
+            return [Ignored(reading)]
         if match is not None:
             match.camera = reading
             return self._release()
@@ -254,7 +281,7 @@ class CrossCheck:
         out: list[Outcome] = []
         while self._shoe and self._shoe[0].ready:
             w = self._shoe.pop(0)
-            self._dealt.add(w.shoe.card)
+            self._released[w.shoe.card] += 1
             out.append(Deal(w.shoe.card, w.shoe.deck_set,
                             "shoe" if w.camera is None else AGREED_SOURCE, w.shoe, w.camera))
         return out

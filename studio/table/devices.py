@@ -172,7 +172,8 @@ class AttachedDevices:
             self.shuffler = ShufflerReader.from_config(self.cfg.shuffler, table_id=tid, **link)
         self.cross: CrossCheck | None = None
         if self.cfg.shoe is not None and self.cfg.camera is not None:
-            self.cross = CrossCheck(self.cfg.cross_check_s, actor.clock)
+            self.cross = CrossCheck(self.cfg.cross_check_s, actor.clock,
+                                    copies=max(1, int(getattr(actor.cfg, "decks", 1) or 1)))
 
     # ================================================================== life cycle
 
@@ -342,8 +343,10 @@ class AttachedDevices:
             await self._forward(ref, ev.card.code, "shoe", ev.deck_set)
             return
         target = self._projected(before=ref)
-        burn = target is not None and target.expecting() == core.Target("burn")
-        await self._outcomes(self.cross.shoe(ev.card.code, ev.deck_set, face_down=burn, ref=ref))
+        expecting = target.expecting() if target is not None else None
+        hidden = expecting is not None and expecting.face_down
+        await self._outcomes(self.cross.shoe(ev.card.code, ev.deck_set, face_down=hidden,
+                                             ref=ref))
 
     async def _camera(self, c: _Camera) -> None:
         self.counters["camera_sightings"] += 1

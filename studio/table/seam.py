@@ -75,6 +75,12 @@ class Target:
     def describe(self) -> str:
         return self._place() + (f" ({self.note})" if self.note else "")
 
+    @property
+    def face_down(self) -> bool:
+        """The card goes face down (the burn, a Blackjack hole card): the camera cannot see
+        it, so the shoe/camera cross-check takes the shoe's word for it."""
+        return self.kind == "burn" or "face down" in (self.note or "")
+
     def _place(self) -> str:
         if self.kind == "burn":
             return "burn a card"

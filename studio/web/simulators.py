@@ -126,6 +126,11 @@ class SimulatedDevices:
         if kind == "betting_opened" and self.camera is not None and self.watch is not None:
             self.camera.remove_cards()  # the dealer clears the felt for the new round
             self.watch.felt_cleared()
+        if kind == "hole_card_revealed" and self.camera is not None and event.get("card"):
+            try:
+                self.camera.turn_up(str(event["card"]))
+            except SceneError as e:
+                log.warning("table %s simulated camera: %s", self.service.table_id, e)
         if kind in ("round_closed", "round_voided"):
             if self._deck_waiting is not None:  # shuffled during the round: into the shoe now
                 self.shoe.load_deck(self._deck_waiting)
@@ -156,12 +161,14 @@ class SimulatedDevices:
         dealt = await (self.shoe.deal(card) if card else self.shoe.deal_next())
         if dealt is not None and self.camera is not None and target is not None \
                 and target.kind != "burn":
-            where: int | str = "dealer" if target.kind == "dealer" else int(target.position or 0)
+            places = self.actor.game.camera_places
+            where: int | str = ("dealer" if target.kind == "dealer" else places[target.kind]
+                                if target.kind in places else int(target.position or 0))
             laid, self._camera_next = self._camera_next or dealt.code, None
             if laid == "hide":
                 return dealt
-            try:
-                self.camera.place_card(laid, where)
+            try:  # a Blackjack hole card lies face down until it is turned over
+                self.camera.place_card(laid, where, face_up=not target.face_down)
             except SceneError as e:  # the camera will miss it: the cross-check says so
                 log.warning("table %s simulated camera: %s", self.service.table_id, e)
         return dealt

@@ -68,7 +68,8 @@ class StudioHarness:
                                    accounts(), [self.service])
         # camera: the simulated table camera and the real recogniser cross-check the shoe;
         # the test runs each recognition (`devices.watch.look()`), nothing runs by itself.
-        self.camera = SimCamera(cfg.deck_art.value, positions=cfg.positions) if camera else None
+        self.camera = SimCamera(cfg.deck_art.value, positions=cfg.positions,
+                                copies=getattr(cfg, "decks", 1)) if camera else None
         self.devices = SimulatedDevices(self.service, tmp / "links", heartbeat_s=None,
                                         reader_clock=LinkClock(), auto_deal_s=None,
                                         auto_shuffle=False, camera=self.camera,

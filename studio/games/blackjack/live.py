@@ -20,6 +20,7 @@ class BlackjackLive(Blackjack):
 
     name = "blackjack-live"
     page = "live.html"
+    cross_checks = True  # French 52, eight decks; the hole card passes on the shoe's word
     grouped: Mapping[str, str] = {"game_settled": "games_settled"}  # thousands per round
     stands_when_gone = True  # a seated player who disconnects stands (the table waits for none)
 

@@ -17,6 +17,7 @@ class PuntoEBancoLive(PuntoEBanco):
 
     name = "punto-e-banco-live"
     page = "live.html"
+    cross_checks = True  # the recogniser knows the French 52 (eight decks: repeats allowed)
     camera_places: Mapping[str, int | str] = {"punto": 1, "banco": "dealer"}
 
     def shoe_view(self, closed: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -1,0 +1,449 @@
+"""A second, domain-randomised source of table images, built independently of render.py.
+
+Why: the recogniser was tuned on render.py's scenes (one green felt, one camera family, one
+light model) and named a third of the cards on another renderer's scenes. This generator
+draws what real tables vary, by its own pipeline: a pinhole camera from physical parameters
+(20-35 degrees from vertical, yaw, roll, 45-62 degree lens), felts of several colours with
+printed lines and text, cards bent slightly (piecewise perspective strips), laid in rows,
+fans and cascades, chip stacks, hands of several skin tones over cards, then exposure,
+contrast, colour temperature, vignetting, a specular highlight, lens and motion blur, sensor
+noise and JPEG compression.
+
+Seeds: TUNE_SEEDS are for developing and tuning; HELD_OUT_SEED_BASE and up are looked at only
+to report (tests/bench/bench_wide_scenes.py). The same seed always gives the same scene.
+
+Truth follows issue 16's rule: a face-up card counts when at least 45% of its face is visible
+(French cards: also at least one corner index).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from devices.camera.layout import CARD_WIDTH, FRAME_H, FRAME_W, TABLE_H, TABLE_W, CameraPose
+from devices.camera.render import prepared_card
+from studio.cards import DeckArt, DeckKind, deck
+
+TUNE_SEEDS = range(1_000_000)
+HELD_OUT_SEED_BASE = 9_000_000
+MIN_VISIBLE = 0.45
+MIN_INDEX_VISIBLE = 0.8  # share of a corner index's box that must show (French cards)
+_LABEL_SCALE = 2  # occlusion is measured on a half-size label image
+
+FELTS: dict[str, tuple[float, float, float]] = {  # BGR
+    "green": (40, 110, 30), "dark green": (35, 80, 25), "teal": (90, 100, 20),
+    "blue": (120, 60, 25), "navy": (85, 40, 20), "red": (35, 30, 120),
+    "burgundy": (45, 25, 80), "grey": (80, 80, 78), "black": (32, 30, 30),
+}
+PRINT_COLOURS = ((70, 175, 205), (225, 225, 225), (60, 150, 190), (180, 200, 210))
+SKIN_TONES = ((125, 160, 215), (95, 130, 190), (70, 95, 140), (150, 180, 225), (55, 75, 110))
+CHIP_COLOURS = ((40, 40, 200), (190, 90, 30), (30, 30, 30), (40, 160, 60), (30, 200, 230),
+                (150, 60, 160), (235, 235, 235), (20, 110, 230))
+
+
+@dataclass(frozen=True)
+class WideTruth:
+    """One drawn card: code, image quad (TL, TR, BR, BL of the card face), visible share of the
+    face, visible share of its best corner index, and whether it counts (issue 16's rule)."""
+
+    code: str
+    face_up: bool
+    quad: np.ndarray
+    visible: float
+    index_visible: float
+    counts: bool
+
+
+@dataclass(frozen=True)
+class WideScene:
+    """A rendered scene: the frame, the camera calibration that maps the table to it, the
+    truth, and the randomised parameters in words (for logs)."""
+
+    frame: np.ndarray
+    camera: CameraPose
+    truth: list[WideTruth]
+    notes: dict[str, object]
+
+
+def pinhole_homography(tilt: float, yaw: float, roll: float, hfov: float,
+                       target: tuple[float, float], distance: float) -> np.ndarray:
+    """Table plane (mm, z = 0) to image pixels for a camera `distance` mm from `target`,
+    `tilt` degrees from vertical towards the near (large y) edge, turned by `yaw` about the
+    vertical and by `roll` about its own axis."""
+    t, y = math.radians(tilt), math.radians(yaw)
+    back = np.array([math.sin(y) * math.sin(t), math.cos(y) * math.sin(t), math.cos(t)])
+    centre = np.array([target[0], target[1], 0.0]) + distance * back
+    forward = -back
+    right = np.array([math.cos(y), -math.sin(y), 0.0])
+    down = np.cross(right, forward)
+    r = math.radians(roll)
+    right, down = (math.cos(r) * right + math.sin(r) * down,
+                   -math.sin(r) * right + math.cos(r) * down)
+    rot = np.stack([right, down, forward])
+    trans = -rot @ centre
+    f = (FRAME_W / 2) / math.tan(math.radians(hfov) / 2)
+    k = np.array([[f, 0, FRAME_W / 2], [0, f, FRAME_H / 2], [0, 0, 1]])
+    hom = k @ np.column_stack([rot[:, 0], rot[:, 1], trans])
+    return hom / hom[2, 2]
+
+
+def _project(hom: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.asarray(pts, np.float64).reshape(-1, 2)
+    q = np.column_stack([p, np.ones(len(p))]) @ hom.T
+    return q[:, :2] / q[:, 2:3]
+
+
+def random_camera(rng: np.random.Generator) -> tuple[np.ndarray, dict[str, float]]:
+    tilt = float(rng.uniform(20, 35))
+    yaw = float(rng.uniform(-6, 6))
+    roll = float(rng.uniform(-4, 4))
+    hfov = float(rng.uniform(45, 62))
+    target = (TABLE_W / 2 + float(rng.uniform(-40, 40)), 400 + float(rng.uniform(-30, 30)))
+    # the lens frames the playing area (1,150-1,500 table units wide) whatever its angle
+    span = float(rng.uniform(1150, 1500))
+    distance = (span / 2) / math.tan(math.radians(hfov) / 2)
+    hom = pinhole_homography(tilt, yaw, roll, hfov, target, distance)
+    return hom, {"tilt": tilt, "yaw": yaw, "roll": roll, "hfov": hfov, "distance": distance}
+
+
+def _felt(rng: np.random.Generator, hom: np.ndarray) -> tuple[np.ndarray, str]:
+    name = list(FELTS)[int(rng.integers(len(FELTS)))]
+    base = np.array(FELTS[name], np.float32) * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    mottle = cv2.resize(rng.normal(0, 1, (6, 10)).astype(np.float32), (FRAME_W, FRAME_H),
+                        interpolation=cv2.INTER_CUBIC)
+    fibre = rng.normal(0, 1, (FRAME_H, FRAME_W)).astype(np.float32)
+    fibre = cv2.GaussianBlur(fibre, (0, 0), float(rng.uniform(0.5, 1.2)))
+    texture = 1 + float(rng.uniform(0.02, 0.08)) * mottle + float(rng.uniform(0.04, 0.12)) * fibre
+    felt = np.clip(base[None, None, :] * texture[:, :, None], 0, 255).astype(np.uint8)
+    colour = PRINT_COLOURS[int(rng.integers(len(PRINT_COLOURS)))]
+    width = int(rng.integers(2, 5))
+
+    def poly(points: np.ndarray, closed: bool = False) -> None:
+        cv2.polylines(felt, [np.round(_project(hom, points)).astype(np.int32)], closed, colour,
+                      width, cv2.LINE_AA)
+
+    # the table's arcs, boxes at the positions, the dealer's line, text
+    for radius in rng.uniform(300, 700, int(rng.integers(1, 3))):
+        t = np.linspace(math.radians(200), math.radians(340), 60)
+        poly(np.column_stack([TABLE_W / 2 + radius * np.cos(t), 80 - radius * np.sin(t) * 0.0
+                              + radius * 0.9 * (1 + np.sin(t)) + 250]))
+    for i in range(int(rng.integers(0, 5))):
+        cx, cy = 250 + 230 * i + rng.uniform(-30, 30), 600 + rng.uniform(-40, 40)
+        w, h = rng.uniform(90, 160), rng.uniform(110, 170)
+        box = np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2],
+                        [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]])
+        if rng.random() < 0.5:
+            t = np.linspace(0, 2 * math.pi, 40)
+            box = np.column_stack([cx + w / 2 * np.cos(t), cy + w / 2 * np.sin(t)])
+        poly(box, True)
+    words = ("BANCO", "PUNTO", "BLACKJACK PAYS 3 TO 2", "DEALER MUST DRAW TO 16",
+             "INSURANCE PAYS 2 TO 1", "SETTE E MEZZO", "TIE 8 TO 1", "PLAYER")
+    for _ in range(int(rng.integers(1, 4))):
+        word = words[int(rng.integers(len(words)))]
+        at = _project(hom, np.array([[rng.uniform(200, 1000), rng.uniform(250, 650)]]))[0]
+        cv2.putText(felt, word, (int(at[0]), int(at[1])), cv2.FONT_HERSHEY_SIMPLEX,
+                    float(rng.uniform(0.6, 1.3)), colour, int(rng.integers(1, 3)), cv2.LINE_AA)
+    return felt, name
+
+
+class _Canvas:
+    """The frame being drawn and a label image (which item is on top at each pixel)."""
+
+    def __init__(self, felt: np.ndarray) -> None:
+        self.frame = felt.astype(np.float32)
+        self.labels = np.zeros((FRAME_H // _LABEL_SCALE, FRAME_W // _LABEL_SCALE), np.int16)
+        self.areas: dict[int, int] = {}
+
+    def shade(self, mask: np.ndarray, strength: float, box: tuple[int, int, int, int]) -> None:
+        x0, y0, x1, y1 = box
+        roi = self.frame[y0:y1, x0:x1]
+        roi *= (1 - strength * mask.astype(np.float32) / 255.0)[:, :, None]
+
+    def paint(self, image: np.ndarray, alpha: np.ndarray, label: int,
+              box: tuple[int, int, int, int]) -> None:
+        """Blend `image` (the box's size) by `alpha` and mark the label image under it."""
+        x0, y0, x1, y1 = box
+        a = alpha.astype(np.float32)[:, :, None] / 255.0
+        roi = self.frame[y0:y1, x0:x1]
+        roi[:] = roi * (1 - a) + image.astype(np.float32) * a
+        full = np.zeros((FRAME_H, FRAME_W), np.uint8)
+        full[y0:y1, x0:x1] = alpha
+        small = cv2.resize(full, (self.labels.shape[1], self.labels.shape[0]),
+                           interpolation=cv2.INTER_AREA) > 127
+        self.labels[small] = label
+        self.areas[label] = int(small.sum())
+
+
+def _box(points: np.ndarray, pad: int = 12) -> tuple[int, int, int, int] | None:
+    x0 = max(0, math.floor(points[:, 0].min()) - pad)
+    y0 = max(0, math.floor(points[:, 1].min()) - pad)
+    x1 = min(FRAME_W, math.ceil(points[:, 0].max()) + pad)
+    y1 = min(FRAME_H, math.ceil(points[:, 1].max()) + pad)
+    return None if x1 <= x0 or y1 <= y0 else (x0, y0, x1, y1)
+
+
+def _card_points(hom: np.ndarray, cx: float, cy: float, angle: float, w: float, h: float,
+                 bend: float, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
+    """Image points of card coordinates (u across 0..1, v along 0..1), the card bowed up by
+    `bend` mm along its length (a cylinder: seen from an angle, its middle shifts)."""
+    a = math.radians(angle)
+    x = (us - 0.5) * w
+    y = (vs - 0.5) * h
+    lift = bend * np.sin(np.pi * vs)
+    # a lifted point seen obliquely lands further from the camera's foot: approximate the
+    # parallax by shifting it towards the far side by lift * tan(view angle) (~0.5)
+    tx = cx + x * math.cos(a) - y * math.sin(a)
+    ty = cy + x * math.sin(a) + y * math.cos(a) - 0.5 * lift
+    return _project(hom, np.column_stack([tx, ty]))
+
+
+def _draw_card(canvas: _Canvas, hom: np.ndarray, scan: np.ndarray, cx: float, cy: float,
+               angle: float, aspect: float, bend: float, label: int) -> np.ndarray:
+    """Warp the card in strips along its length (piecewise perspective follows the bend);
+    returns the image quad of its flat corners."""
+    h, w = scan.shape[:2]
+    flat = _card_points(hom, cx, cy, angle, CARD_WIDTH, CARD_WIDTH * aspect, 0.0,
+                        np.array([0, 1, 1, 0.0]), np.array([0, 0, 1, 1.0]))
+    box = _box(flat, 16)
+    if box is None:
+        return flat
+    x0, y0, x1, y1 = box
+    size = (x1 - x0, y1 - y0)
+    shift = np.array([x0, y0], np.float64)
+    strips = 6 if abs(bend) > 0.05 else 1
+    image = np.zeros((size[1], size[0], 4), np.uint8)
+    for i in range(strips):
+        v0, v1 = i / strips, (i + 1) / strips
+        src = np.array([[0, v0 * h], [w, v0 * h], [w, v1 * h], [0, v1 * h]], np.float32)
+        dst = _card_points(hom, cx, cy, angle, CARD_WIDTH, CARD_WIDTH * aspect, bend,
+                           np.array([0, 1, 1, 0.0]), np.array([v0, v0, v1, v1])) - shift
+        m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+        piece = cv2.warpPerspective(scan, m, size, flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_CONSTANT)
+        if strips > 1:
+            strip_mask = np.zeros(size[::-1], np.uint8)
+            cv2.fillConvexPoly(strip_mask, np.round(dst * 16).astype(np.int32), 255,
+                               cv2.LINE_AA, 4)
+            piece[:, :, 3] = cv2.min(piece[:, :, 3], cv2.dilate(strip_mask, np.ones((3, 3))))
+        keep = piece[:, :, 3] > image[:, :, 3]
+        image[keep] = piece[keep]
+    alpha = image[:, :, 3]
+    shadow = cv2.GaussianBlur(np.roll(alpha, (2, 2), axis=(0, 1)), (0, 0), 2.0)
+    canvas.shade(shadow, 0.35, box)
+    canvas.paint(image[:, :, :3], alpha, label, box)
+    return flat
+
+
+def _ellipse(cx: float, cy: float, rx: float, ry: float, angle: float, n: int = 32) -> np.ndarray:
+    t = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    a = math.radians(angle)
+    x, y = rx * np.cos(t), ry * np.sin(t)
+    return np.column_stack([cx + x * math.cos(a) - y * math.sin(a),
+                            cy + x * math.sin(a) + y * math.cos(a)])
+
+
+def _draw_polys(canvas: _Canvas, polys: list[np.ndarray], colour: np.ndarray, label: int,
+                shadow: float = 0.35, soft: float = 1.0) -> None:
+    box = _box(np.concatenate(polys), 16)
+    if box is None:
+        return
+    x0, y0, x1, y1 = box
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for p in polys:
+        cv2.fillPoly(mask, [np.round((p - [x0, y0]) * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+    canvas.shade(cv2.GaussianBlur(np.roll(mask, (5, 4), axis=(0, 1)), (0, 0), 4), shadow, box)
+    depth = cv2.GaussianBlur(mask, (0, 0), 7).astype(np.float32) / 255.0
+    image = np.clip(colour[None, None, :] * (0.65 + 0.4 * depth[:, :, None]), 0, 255)
+    canvas.paint(image, cv2.GaussianBlur(mask, (0, 0), soft), label, box)
+
+
+def _hand(hom: np.ndarray, cx: float, cy: float, angle: float, scale: float) -> list[np.ndarray]:
+    """Palm, fingers, thumb and forearm (towards the dealer, -y), in image points."""
+    rad = math.radians(angle)
+    s = scale
+
+    def at(dx: float, dy: float) -> tuple[float, float]:
+        return (cx + s * (dx * math.cos(rad) - dy * math.sin(rad)),
+                cy + s * (dx * math.sin(rad) + dy * math.cos(rad)))
+
+    parts = [_ellipse(*at(0, 0), 48 * s, 58 * s, angle)]
+    for dx, length in zip((-33, -11, 11, 32), (40, 50, 52, 44), strict=True):
+        parts.append(_ellipse(*at(dx, 50 + length / 2), 11 * s, length * s / 2 + 8, angle))
+    parts.append(_ellipse(*at(-58, 5), 12 * s, 34 * s, angle + 35))
+    parts.append(_ellipse(*at(0, -170), 42 * s, 150 * s, angle))
+    return [_project(hom, p) for p in parts]
+
+
+def _layout(rng: np.random.Generator, count: int, cx: float, cy: float,
+            aspect: float) -> tuple[str, list[tuple[float, float, float]]]:
+    """Card centres and angles for one place: a row apart, a row overlapping, a fan or a
+    cascade (each later card on top)."""
+    style = str(rng.choice(["apart", "row", "fan", "cascade"]))
+    base = float(rng.normal(0, 8)) + (180.0 if rng.random() < 0.1 else 0.0)
+    out = []
+    if style == "fan" and count > 1:
+        spread = float(rng.uniform(10, 22))
+        pivot = (cx, cy + CARD_WIDTH * aspect * 0.45)
+        for i in range(count):
+            a = base + spread * (i - (count - 1) / 2)
+            r = math.radians(a)
+            arm = CARD_WIDTH * aspect * 0.45
+            out.append((pivot[0] + arm * math.sin(r), pivot[1] - arm * math.cos(r), a))
+        return style, out
+    if style == "cascade":
+        dx, dy = CARD_WIDTH * rng.uniform(0.18, 0.45), CARD_WIDTH * rng.uniform(0.1, 0.35)
+    elif style == "row":
+        dx, dy = CARD_WIDTH * rng.uniform(0.4, 0.85), float(rng.uniform(-6, 6))
+    else:
+        dx, dy = CARD_WIDTH * rng.uniform(1.08, 1.4), float(rng.uniform(-6, 6))
+    x0 = cx - dx * (count - 1) / 2
+    y0 = cy - dy * (count - 1) / 2
+    for i in range(count):
+        out.append((x0 + dx * i + rng.normal(0, 2), y0 + dy * i + rng.normal(0, 2),
+                    base + float(rng.normal(0, 3))))
+    return style, out
+
+
+def _index_boxes(quad_pts: np.ndarray) -> list[np.ndarray]:
+    """The two corner-index boxes of a French card (top-left and bottom-right), from the
+    card's corner quad (TL, TR, BR, BL), as image quads (bilinear in card coordinates)."""
+    tl, tr, br, bl = quad_pts
+
+    def at(u: float, v: float) -> np.ndarray:
+        return (1 - u) * (1 - v) * tl + u * (1 - v) * tr + u * v * br + (1 - u) * v * bl
+
+    boxes = []
+    for u0, v0 in ((0.02, 0.02), (0.80, 0.76)):
+        u1, v1 = u0 + 0.18, v0 + 0.22
+        boxes.append(np.array([at(u0, v0), at(u1, v0), at(u1, v1), at(u0, v1)]))
+    return boxes
+
+
+def _share(labels: np.ndarray, label: int, quad: np.ndarray) -> float:
+    mask = np.zeros(labels.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad / _LABEL_SCALE).astype(np.int32), 1)
+    total = int(mask.sum())
+    return float(((labels == label) & (mask > 0)).sum()) / max(1, total)
+
+
+def _finish(rng: np.random.Generator, frame: np.ndarray,
+            notes: dict[str, object]) -> np.ndarray:
+    """Exposure, contrast, colour temperature, vignetting, specular highlight, blur, motion
+    blur, sensor noise and JPEG, each randomised."""
+    img = frame / 255.0
+    exposure = float(rng.uniform(0.6, 1.45))
+    temp = float(rng.uniform(-1, 1))
+    gains = np.array([1 - 0.18 * temp, 1.0, 1 + 0.18 * temp], np.float32)  # B, G, R
+    gains *= rng.uniform(0.94, 1.06, 3).astype(np.float32)  # the camera's white balance
+    img = img * (exposure * gains)[None, None, :]
+    yy, xx = np.mgrid[0:FRAME_H, 0:FRAME_W].astype(np.float32)
+    r2 = ((xx - FRAME_W / 2) / (FRAME_W / 2)) ** 2 + ((yy - FRAME_H / 2) / (FRAME_W / 2)) ** 2
+    vignette = float(rng.uniform(0.0, 0.35))
+    img = img * (1 - vignette * r2)[:, :, None]
+    if rng.random() < 0.7:  # a lamp's reflection on the felt and cards
+        sx, sy = rng.uniform(100, FRAME_W - 100), rng.uniform(80, FRAME_H - 80)
+        sr = float(rng.uniform(30, 140))
+        glow = float(rng.uniform(0.2, 0.8)) * np.exp(-((xx - sx) ** 2 + (yy - sy) ** 2)
+                                                     / (2 * sr * sr))
+        img = img + glow[:, :, None]
+        notes["highlight"] = round(float(glow.max()), 2)
+    contrast = float(rng.uniform(0.75, 1.3))
+    img = np.clip((img - 0.45) * contrast + 0.45, 0, 1)
+    gamma = float(rng.uniform(0.8, 1.25))
+    out = (np.power(img, gamma) * 255).astype(np.float32)
+    blur = float(rng.choice([0.0, rng.uniform(0.4, 1.6)]))
+    if blur > 0.25:
+        out = cv2.GaussianBlur(out, (0, 0), blur)
+    motion = int(rng.choice([0, 0, int(rng.integers(3, 9))]))
+    if motion:
+        kernel = np.zeros((motion, motion), np.float32)
+        kernel[motion // 2, :] = 1.0 / motion
+        rot = cv2.getRotationMatrix2D((motion / 2 - 0.5, motion / 2 - 0.5),
+                                      float(rng.uniform(0, 180)), 1.0)
+        kernel = cv2.warpAffine(kernel, rot, (motion, motion))
+        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
+    noise = float(rng.uniform(1.0, 8.0))
+    out = out + rng.normal(0, noise, out.shape).astype(np.float32)
+    quality = int(rng.integers(70, 93))
+    ok, jpeg = cv2.imencode(".jpg", np.clip(out, 0, 255).astype(np.uint8),
+                            [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    notes.update(exposure=round(exposure, 2), temperature=round(temp, 2),
+                 vignette=round(vignette, 2), contrast=round(contrast, 2), blur=round(blur, 2),
+                 motion=motion, noise=round(noise, 1), jpeg=quality)
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+
+
+def wide_scene(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None) -> WideScene:
+    """One seeded, domain-randomised scene of this art and deck kind."""
+    art = DeckArt(art)
+    if kind is None:
+        kind = DeckKind.FRENCH_52 if art is DeckArt.FRENCH else DeckKind.ITALIAN_40
+    kind = DeckKind(kind)
+    rng = np.random.default_rng([seed, list(DeckArt).index(art), list(DeckKind).index(kind)])
+    hom, notes = random_camera(rng)
+    felt, felt_name = _felt(rng, hom)
+    notes["felt"] = felt_name
+    canvas = _Canvas(felt)
+    back = prepared_card(None, art)
+    aspect = back.shape[0] / back.shape[1]
+    pool = deck(kind)
+    total = int(rng.integers(1, 8))
+    places = [(TABLE_W / 2 + rng.uniform(-60, 60), 260 + rng.uniform(-30, 30))]  # the dealer
+    for i in range(int(rng.integers(0, 4))):
+        places.append((350 + 350 * i + rng.uniform(-50, 50), 540 + rng.uniform(-40, 40)))
+    counts = [1] * min(total, len(places))
+    for _ in range(total - len(counts)):
+        counts[int(rng.integers(len(counts)))] += 1
+    face_down = int(rng.integers(total)) if rng.random() < 0.3 else -1
+    label = 0
+    cards: list[tuple[int, str, bool, np.ndarray]] = []
+    chips = []
+    for (px, py), count in zip(places, counts, strict=False):
+        style, spots = _layout(rng, count, px, py, aspect)
+        notes.setdefault("layouts", []).append(f"{style}{count}")  # type: ignore[union-attr]
+        for x, y, a in spots:
+            label += 1
+            # eight-deck shoes: the same card may lie on the table twice
+            code = pool[int(rng.integers(len(pool)))].code
+            up = len(cards) != face_down
+            scan = prepared_card(code if up else None, art)
+            bend = float(rng.choice([0.0, rng.uniform(-7, 7)]))
+            quad = _draw_card(canvas, hom, scan, x, y, a, aspect, bend, label)
+            cards.append((label, code, up, quad))
+        chips.append((px + rng.uniform(-120, 120), py + rng.uniform(70, 140)))
+    for cx, cy in chips[:int(rng.integers(0, len(chips) + 2))]:
+        label += 1
+        colour = np.array(CHIP_COLOURS[int(rng.integers(len(CHIP_COLOURS)))], np.float32)
+        radius = float(rng.uniform(18, 22))
+        stack = int(rng.integers(1, 6))
+        polys = []
+        for level in range(stack):
+            rim = _project(hom, _ellipse(cx, cy, radius, radius, 0))
+            rim[:, 1] -= 3.5 * level
+            polys.append(rim)
+        _draw_polys(canvas, polys, colour, label, 0.3, 0.7)
+    if cards and rng.random() < 0.2:  # one scene in five: the dealer's hand over a card
+        label += 1
+        _, _, _, target = cards[int(rng.integers(len(cards)))]
+        tx, ty = _project(np.linalg.inv(hom), target.mean(axis=0))[0]
+        skin = np.array(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], np.float32)
+        _draw_polys(canvas, _hand(hom, float(tx + rng.uniform(-30, 30)),
+                                  float(ty - rng.uniform(40, 90)), float(rng.normal(0, 20)),
+                                  float(rng.uniform(0.85, 1.15))), skin, label)
+        notes["hand"] = True
+    truth = []
+    french = art is DeckArt.FRENCH
+    for lab, code, up, quad in cards:
+        visible = float((canvas.labels == lab).sum()) / max(1, canvas.areas.get(lab, 1))
+        index = max(_share(canvas.labels, lab, box) for box in _index_boxes(quad))
+        counts_ = up and visible >= MIN_VISIBLE and (not french or index >= MIN_INDEX_VISIBLE)
+        truth.append(WideTruth(code, up, quad.astype(np.float32), visible, index, counts_))
+    frame = _finish(rng, canvas.frame, notes)
+    corners = _project(hom, np.array([[0, 0], [TABLE_W, 0], [TABLE_W, TABLE_H], [0, TABLE_H]]))
+    camera = CameraPose(tuple((float(x), float(y)) for x, y in corners))
+    return WideScene(frame, camera, truth, notes)

@@ -1,0 +1,75 @@
+"""The recogniser on the wide, domain-randomised scenes (devices/camera/wide_scenes.py), tuning
+seeds only (the held-out seeds are for tests/bench/bench_wide_scenes.py's report), and the parts
+built for them: the felt learnt from the frame, partly covered cards, the guessed calibration."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from devices.camera import felt_mask
+from devices.camera.partial_match import covered_from_outside
+from devices.camera.recognizer import Recognizer, baseline_options
+from devices.camera.self_calibration import pose_from_card
+from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, TUNE_SEEDS, wide_scene
+from devices.camera.wide_scoring import WideTally, score_wide
+
+
+def test_scenes_are_seeded_and_the_split_is_apart() -> None:
+    a, b = wide_scene(3, "napoletane"), wide_scene(3, "napoletane")
+    assert np.array_equal(a.frame, b.frame) and a.notes == b.notes
+    assert a.frame.shape == (720, 1280, 3)
+    assert HELD_OUT_SEED_BASE not in TUNE_SEEDS
+    assert 1 <= len(a.truth) <= 7 and sum(not t.face_up for t in a.truth) <= 1
+
+
+def test_the_counting_rule_is_issue_16s() -> None:
+    for seed in range(12):
+        for t in wide_scene(seed, "french", "french52").truth:
+            assert t.counts == (t.face_up and t.visible >= 0.45 and t.index_visible >= 0.8)
+        for t in wide_scene(seed, "piacentine").truth:
+            assert t.counts == (t.face_up and t.visible >= 0.45)
+
+
+def test_a_blue_felt_is_felt_and_the_cards_on_it_are_not() -> None:
+    frame = np.empty((360, 640, 3), np.uint8)
+    frame[:] = (120, 60, 25)
+    cv2.rectangle(frame, (300, 150), (350, 230), (235, 235, 235), -1)
+    mask = felt_mask.not_felt(frame)
+    assert mask[190, 325] == 255 and mask[50, 50] == 0 and mask[300, 600] == 0
+    assert not felt_mask.looks_green(frame, 1.35, 8.0)
+
+
+def test_dropped_cells_must_reach_the_edge() -> None:
+    cells = np.ones((6, 4), bool)
+    cells[:, 2:] = False  # the right half covered: a cascade
+    assert covered_from_outside(cells)
+    cells = np.ones((6, 4), bool)
+    cells[2:4, 1:3] = False  # a hole in the middle: the card differs there, nothing covers it
+    assert not covered_from_outside(cells)
+
+
+def test_a_card_gives_back_the_cameras_table_plane() -> None:
+    scene = wide_scene(2, "napoletane")
+    truth = scene.truth[0]
+    rec = Recognizer("napoletane")
+    pose = pose_from_card(truth.quad, rec.aspect)
+    assert pose is not None
+    for t in scene.truth:  # every card has a card's size on the guessed table
+        pts = cv2.perspectiveTransform(t.quad.reshape(-1, 1, 2).astype(np.float64),
+                                       np.linalg.inv(pose.homography)).reshape(-1, 2)
+        width = np.linalg.norm(pts[1] - pts[0])
+        assert width == pytest.approx(110.0, rel=0.08)
+
+
+@pytest.mark.parametrize("art, kind", [("napoletane", "italian40"), ("french", "french52")])
+def test_wide_tuning_scenes_no_false_cards_and_most_named(art: str, kind: str) -> None:
+    current, base = WideTally(), WideTally()
+    rec, old = Recognizer(art, kind), Recognizer(art, kind, options=baseline_options())
+    for seed in range(25):
+        scene = wide_scene(seed, art, kind)
+        current.add(score_wide(rec.recognize(scene.frame, scene.camera), scene.truth))
+        base.add(score_wide(old.recognize(scene.frame, scene.camera), scene.truth))
+    assert current.false == 0 and base.false == 0
+    assert current.right_pct >= 75.0 and current.right_pct > base.right_pct + 40
