@@ -187,7 +187,7 @@ class RemoteActor:
             self.hub.publish(self.table_id, "public", {"type": "resync",
                                                        "table_id": self.table_id})
             return
-        self.seq, self.public = data["seq"], data["public"]
+        self.public = data["public"]
         for player, mine in data["personal"].items():
             self._personal[player] = (self._round_id(), mine)
         if data.get("stale"):  # more views changed than a burst carries: fetched first, so
@@ -195,6 +195,7 @@ class RemoteActor:
             await self._refresh([p for p in self._personal if p not in data["personal"]])
         for audience, event in events:
             self.hub.publish(self.table_id, audience, event)
+        self.seq = data["seq"]  # last: the burst is handed on whole
 
     async def _refresh(self, players: list[str]) -> None:
         """These players' views, from the table, in batches (bursts wait meanwhile: they are
