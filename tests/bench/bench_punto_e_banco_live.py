@@ -23,13 +23,13 @@ from studio import ledger
 from studio.clock import ManualClock
 from studio.config import load_config
 from studio.games.punto_e_banco import round as core
-from studio.runtime import tune_gc
 from studio.storage import Store
 from studio.table.actor import TableActor
 from studio.table.hub import Hub
 from tests.bench.bench_table import (
     betting_window,
     print_settlement,
+    run_table_bench,
     timed_settlement,
     window_line,
 )
@@ -84,12 +84,7 @@ async def main_async(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--players", type=int, default=10_000)
-    ap.add_argument("--repeat", type=int, default=3, help="settlement runs (the median shown)")
-    args = ap.parse_args()
-    tune_gc()  # the settings `studio demo` runs the tables with
-    asyncio.run(main_async(args))
+    run_table_bench(main_async)
 
 
 if __name__ == "__main__":

@@ -243,6 +243,17 @@ async def print_settlement(label: str, workdir: Path, repeat: int, run) -> None:
           "Goal <= 1 s")
 
 
+def run_table_bench(main_async) -> None:
+    """A live table's benchmark: --players, --repeat, the studio's collector settings, then
+    `main_async(args)`."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--players", type=int, default=10_000)
+    ap.add_argument("--repeat", type=int, default=3, help="settlement runs (the median shown)")
+    args = ap.parse_args()
+    tune_gc()  # the settings `studio demo` runs the tables with
+    asyncio.run(main_async(args))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=50)
