@@ -93,6 +93,23 @@ async def test_a_whole_round_is_cross_checked_by_the_real_recogniser(tmp_path) -
         assert h.balance("ann").reserved == 0
 
 
+async def test_two_quick_deals_lay_the_second_card_where_the_round_wants_it(tmp_path) -> None:
+    """A technician (or the demo's dealer) deals twice before the reader has the first card:
+    the burn card must not be taken as still expected, or the card for position 1 is never
+    laid on the camera's felt and the cross-check pauses the table."""
+    async with camera_studio(tmp_path) as h:
+        h.credit("ann", 10_000)
+        assert (await h.actor.place_bets("ann", [{"position": 1, "kind": "main",
+                                                  "amount": 1000}], uuid.uuid4().hex))["ok"]
+        await h.close_betting()
+        assert h.expecting() == "burn a card"
+        burn, first = await asyncio.gather(h.devices.deal(), h.devices.deal())
+        assert burn is not None and first is not None
+        assert [(c.code, c.area) for c in h.camera.cards] == [(first.code, "position-1")]
+        looks = await look_until(h, lambda: consumed(h) >= 2)
+        assert looks <= MAX_LOOKS and h.expecting() == "deal to the dealer"
+
+
 @pytest.mark.parametrize("fault, code", [("hide", "cross_check.shoe_only"),
                                           ("swap", "cross_check.mismatch")])
 async def test_a_card_the_camera_misses_or_misreads_pauses_the_table_until_the_dealer_confirms(

@@ -109,11 +109,18 @@ async def _a_card_through_shoe_and_camera(base: str, token: str, session: str,
             assert (await r.json())["ok"]  # the burn card (or the first card)
         async with t.post(sim, json={"device": "shoe", "action": "deal"}) as r:
             assert (await r.json())["ok"]
-        while True:
-            msg = await asyncio.wait_for(ws.receive_json(), WAIT_S)
-            event = msg.get("event", msg)
-            if event.get("type") == "card_dealt":
-                break
+        seen: list[dict] = []
+        try:
+            while True:
+                msg = await asyncio.wait_for(ws.receive_json(), WAIT_S)
+                event = msg.get("event", msg)
+                seen.append(event)
+                if event.get("type") == "card_dealt":
+                    break
+        except asyncio.TimeoutError:
+            async with t.get(f"{base}/api/tables/sem-live-1/devices") as r:
+                devices = await r.json()
+            raise AssertionError(f"no card reached the players: {seen} {devices}") from None
         assert event["source"] == "shoe+camera", event
         async with t.get(f"{base}/api/tables/sem-live-1/devices") as r:
             camera = (await r.json())["simulators"]["camera"]
@@ -205,6 +212,7 @@ async def _a_live_punto_e_banco_round(base: str, token: str, tech: tuple[str, ..
                           ) as r:
             placed = await r.json()
         assert placed["ok"], placed
+        ours = state["table"]["round"]["round_id"]
         async with t.post(f"{base}/api/staff/login", json={
                 "username": tech[0], "password": tech[1]}) as r:
             assert r.status == 200
@@ -213,14 +221,18 @@ async def _a_live_punto_e_banco_round(base: str, token: str, tech: tuple[str, ..
             events.append(msg.get("event", msg))
             if events[-1].get("type") == "betting_closed":
                 break
-        while events[-1].get("type") != "round_closed":
+        while True:  # one card at a time, each once the one before has reached the players
+            async with p.get(f"{base}/api/player/state", headers=player) as r:
+                now = (await r.json())["table"]["round"] or {}
+            if now.get("round_id") != ours or now.get("phase") == "closed":
+                break  # (the next round may already be open)
             async with t.post(f"{base}/api/tables/pb-live-1/sim",
                               json={"device": "shoe", "action": "deal"}) as r:
                 assert (await r.json())["ok"]
             while True:
                 msg = await asyncio.wait_for(ws.receive_json(), WAIT_S)
                 events.append(msg.get("event", msg))
-                if events[-1].get("type") in ("card_dealt", "card_burned", "round_closed"):
+                if events[-1].get("type") in ("card_dealt", "card_burned"):
                     break
         types = [e.get("type") for e in events]
         assert "card_burned" in types and "burn_card" not in types
@@ -308,11 +320,46 @@ async def _a_live_blackjack_round(base: str, seated: str, behind: str,
             async with s.get(f"{base}/api/player/balance", headers=h) as r:
                 return (await r.json())["balance"]["available"]
 
+        cards = ("card_dealt", "card_burned", "hole_card_dealt")  # one per card out of the shoe
+        dealt = 0  # cards the technician has dealt since the seated bet went in
+
+        async def play_out() -> None:
+            """Deal and stand until the round is closed. A card is dealt only once the one
+            before it has reached the players: a card the round does not want would hold it."""
+            nonlocal dealt
+            seen = sum(1 for e in events if e.get("type") in cards) - dealt
+            ours = None
+            while True:
+                async with p.get(f"{base}/api/player/state", headers=player) as r:
+                    rnd = (await r.json())["table"]["round"] or {}
+                ours = ours or rnd.get("round_id")
+                if rnd.get("round_id") != ours or rnd.get("phase") == "closed":
+                    return  # (the next round may already be open)
+                if len(rnd["dealer"]) >= 2 and rnd["phase"] in ("decisions", "insurance"):
+                    assert rnd["dealer"][1] is None  # the hole card face down while they play
+                if rnd["choices"]:  # the seated player's turn: stand (or no insurance)
+                    choice = "no_insurance" if rnd["insurance"] else "stay"
+                    async with p.post(f"{base}/api/player/decide", headers=player, json={
+                            "key": uuid.uuid4().hex, "position": rnd["deciding"],
+                            "choice": choice}) as r:
+                        assert (await r.json())["ok"]
+                elif rnd["phase"] in ("decisions", "insurance"):
+                    await until(*cards, "hole_card_revealed", "decision_requested",
+                                "round_closed")
+                else:
+                    async with t.post(f"{base}/api/tables/{table}/sim",
+                                      json={"device": "shoe", "action": "deal"}) as r:
+                        assert (await r.json())["ok"]
+                    dealt += 1
+                    while sum(1 for e in events if e.get("type") in cards) - seen < dealt:
+                        await until(*cards)
+
         for _ in range(5):  # a window in which both bets go in (the demo's windows are short)
             async with p.get(f"{base}/api/player/state", headers=player) as r:
                 rnd = (await r.json())["table"]["round"] or {}
             if rnd.get("phase") != "betting":
                 await until("betting_opened")
+                continue  # an event of before may have said so: ask the state again
             before = (await balance(p, player), await balance(q, second))
             async with p.post(f"{base}/api/player/bets", headers=player, json={
                     "key": uuid.uuid4().hex,
@@ -326,30 +373,13 @@ async def _a_live_blackjack_round(base: str, seated: str, behind: str,
                 break
             assert "bet.window_closed" in (took.get("error", {}).get("code"),
                                            backed.get("error", {}).get("code")), (took, backed)
-            await until("round_closed", "round_voided")
+            if took["ok"]:  # the window closed between the two bets: play that round out
+                await until("betting_closed")
+                await play_out()
         else:
             raise AssertionError("no betting window took both bets")
         await until("betting_closed")
-        while True:
-            async with p.get(f"{base}/api/player/state", headers=player) as r:
-                rnd = (await r.json())["table"]["round"]
-            if rnd["phase"] == "closed":
-                break
-            if rnd["choices"]:  # the seated player's turn: stand (or no insurance)
-                choice = "no_insurance" if rnd["insurance"] else "stay"
-                async with p.post(f"{base}/api/player/decide", headers=player, json={
-                        "key": uuid.uuid4().hex, "position": rnd["deciding"],
-                        "choice": choice}) as r:
-                    assert (await r.json())["ok"]
-            else:
-                if rnd["phase"] != "decisions" and rnd["phase"] != "insurance":
-                    async with t.post(f"{base}/api/tables/{table}/sim",
-                                      json={"device": "shoe", "action": "deal"}) as r:
-                        assert (await r.json())["ok"]
-                await until("card_dealt", "card_burned", "hole_card_dealt",
-                            "hole_card_revealed", "decision_requested", "round_closed")
-            if len(rnd["dealer"]) >= 2 and rnd["phase"] in ("decisions", "insurance"):
-                assert rnd["dealer"][1] is None  # the hole card face down while players play
+        await play_out()
         types = [e.get("type") for e in events]
         assert "burn_card" not in types and "hole_card" not in types
         for s, h, was in ((p, player, before[0]), (q, second, before[1])):

@@ -144,6 +144,8 @@ class AttachedDevices:
         self._idle = asyncio.Event()
         self._idle.set()
         self._changed = asyncio.Event()
+        self.cards_queued = 0  # shoe cards that reached this adapter (a simulated dealer waits)
+        self._queued = asyncio.Event()
         self._pending: list[_Pending] = []
         # the card on its way into the table: (its ref, the table's cards_taken before it)
         self._in_flight: tuple[int, int] | None = None
@@ -248,6 +250,14 @@ class AttachedDevices:
             self._changed.clear()
             await self._changed.wait()
 
+    async def card_queued(self, count: int) -> None:
+        """Until `count` shoe cards have reached this adapter. Who deals card n+1 asks
+        `next_target` where it goes; until card n is on the wire here, the answer is card n's
+        place (a simulated dealer laid two quick cards on one spot of the camera's felt)."""
+        while self.cards_queued < count:
+            self._queued.clear()
+            await self._queued.wait()
+
     async def settle(self) -> None:
         """Wait until every input queued so far, and what the table did with it, is handled."""
         while True:
@@ -294,6 +304,8 @@ class AttachedDevices:
         """Runs synchronously as anything is queued (inside the readers for their events)."""
         self._idle.clear()
         if isinstance(item, CardDrawn):
+            self.cards_queued += 1
+            self._queued.set()
             ref = next(self._refs)
             self._pending.append(_Pending(ref, item.card.code, item.deck_set))
             return _ShoeCard(ref, item)

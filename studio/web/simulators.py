@@ -16,6 +16,7 @@ between the shoe and the camera as it would with real hardware. Nothing here exp
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,8 @@ from studio.table.camera_watch import CameraWatch
 from studio.table.devices import AttachedDevices
 from studio.web.errors import WebError
 from studio.web.tables import TableService
+
+LINK_WAIT_S = 2.0  # a card frame reaches the reader in milliseconds; a garbled one never
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +85,7 @@ class SimulatedDevices:
         self._tasks: set[asyncio.Task] = set()
         self._unsubscribe = None
         self._deck_waiting: str | None = None
+        self._dealing = asyncio.Lock()
         self.log: list[str] = []  # what technicians did, newest last
 
     async def start(self) -> None:
@@ -157,8 +161,22 @@ class SimulatedDevices:
     async def deal(self, card: str | None = None) -> Card | None:
         """The dealer draws a card from the shoe (the next, or the one named) and lays it where
         the round wants it, in the camera's view."""
-        target = self.attached.next_target()
-        dealt = await (self.shoe.deal(card) if card else self.shoe.deal_next())
+        async with self._dealing:  # one card at a time, each aimed once the last is on the wire
+            queued, lost = self.attached.cards_queued, self._lost()
+            target = self.attached.next_target()
+            dealt = await (self.shoe.deal(card) if card else self.shoe.deal_next())
+            self._lay(dealt, target)
+            if dealt is not None and self._lost() == lost:  # not a frame a fault dropped
+                with contextlib.suppress(asyncio.TimeoutError):  # a garbled frame never comes
+                    await asyncio.wait_for(self.attached.card_queued(queued + 1), LINK_WAIT_S)
+        return dealt
+
+    def _lost(self) -> int:
+        """Frames the simulated shoe dropped (a fault) or wrote to an unplugged line."""
+        return self.shoe.counters["dropped"] + self.shoe.counters["lost_unplugged"]
+
+    def _lay(self, dealt: Card | None, target: Any) -> None:
+        """Lay the dealt card where the round wants it, in the camera's view."""
         if dealt is not None and self.camera is not None and target is not None \
                 and target.kind != "burn":
             places = self.actor.game.camera_places
@@ -166,12 +184,11 @@ class SimulatedDevices:
                                 if target.kind in places else int(target.position or 0))
             laid, self._camera_next = self._camera_next or dealt.code, None
             if laid == "hide":
-                return dealt
+                return
             try:  # a Blackjack hole card lies face down until it is turned over
                 self.camera.place_card(laid, where, face_up=not target.face_down)
             except SceneError as e:  # the camera will miss it: the cross-check says so
                 log.warning("table %s simulated camera: %s", self.service.table_id, e)
-        return dealt
 
     # -- the technicians' commands --------------------------------------------------------
 

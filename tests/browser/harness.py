@@ -61,7 +61,8 @@ class StudioHarness:
         self.cfg = cfg
         self.hub = Hub()
         self.events: list[tuple[str, dict[str, Any]]] = []
-        self.hub.subscribe(lambda table, audience, ev: self.events.append((audience, ev)))
+        self._published = asyncio.Event()  # set on each table event: `until` re-checks
+        self.hub.subscribe(self._record)
         self.actor = TableActor(cfg, self.store, self.clock, self.hub)
         self.service = TableService(self.actor, self.clock)
         self.studio = Studio.build(WebSection(**(web or {})), self.clock, self.store, SECRET,
@@ -134,6 +135,21 @@ class StudioHarness:
 
     async def close_betting(self) -> None:
         await self.advance(self.cfg.timers.betting_window_s)
+
+    def _record(self, table: str, audience: str, event: dict[str, Any]) -> None:
+        self.events.append((audience, event))
+        self._published.set()
+
+    async def until(self, predicate) -> None:
+        """Until the table has published what makes `predicate` true: for what a player's
+        page did (a decision), which no device input follows, so `_handled` would not
+        re-check it."""
+        async def published() -> None:
+            while not predicate():
+                self._published.clear()
+                await self._published.wait()
+        await asyncio.wait_for(published(), WAIT_S)
+        await self.actor.drain()
 
     async def _handled(self, predicate) -> None:
         """Until the devices adapter has handled what makes `predicate` true, and the table

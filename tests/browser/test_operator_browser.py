@@ -57,10 +57,10 @@ async def test_a_launch_from_the_operator_to_a_bet_paid_into_its_wallet(
     await studio.close_betting()
     await studio.deal("7b", "5c", "4d")                        # the burn, ann 5, dealer 4
     await page.get_by_test_id("btn-carta").click()
-    await studio._handled(lambda: studio.expecting() == "deal to position 1")
+    await studio.until(lambda: studio.expecting() == "deal to position 1")
     await studio.deal("2s")                                    # ann 7
     await page.get_by_test_id("btn-stai").click()
-    await studio._handled(lambda: studio.expecting() == "deal to the dealer")
+    await studio.until(lambda: studio.expecting() == "deal to the dealer")
     await studio.deal("2c")                                    # dealer 6: ann wins
     await studio.studio.wallets.settled()
     assert casino.book.accounts["ann"] == 51_000                # 20.00 back into the wallet
