@@ -13,6 +13,16 @@ window, with 1 viewer and with --viewers viewers; the slope is Janus's CPU per v
 The baseline, in the same run: the embedded path (tests/bench/bench_streaming.py's sender:
 aiortc peers in the studio's process), its CPU per viewer over the same viewer counts.
 Goal: >= 1,000 viewers per core on Janus.
+
+    .venv/bin/python -m tests.bench.bench_janus --bitrates 1.5,1.0
+
+Last run (2026-11-25, this 2-core machine shared with other work): Janus at the studio's
+1.5 Mbit/s (171 RTP packets/s) 1.46 ms of CPU per viewer-second -> 686 viewers per core; at
+1.0 Mbit/s (124 packets/s) 1.24 ms -> 808; the embedded aiortc path 3.41 ms -> 293 (Janus per
+viewer 0.43x). Repeats of the 1.5 Mbit/s phase gave 686-774. Tried and not kept: one event
+loop instead of two (within the noise), `min_nack_queue = 0` (858, but only because loopback's
+RTT shrinks the retransmission buffer a real viewer needs). What is left is Janus's relay and
+SRTP per packet per viewer (8.5-10 us; Debian's libsrtp2 is built on NSS): the goal is not met.
 """
 
 from __future__ import annotations
@@ -35,17 +45,22 @@ from streaming.source import PacedSource, TestPattern
 from tests.bench import bench_streaming
 
 FPS = 25
+STUDIO_BPS = EncoderSettings().bitrate_bps  # the table video's bitrate in the studio
 
 
 class JanusSender:
     """The bench's studio side: encode once, RTP to Janus, and the signalling app."""
+
+    def __init__(self, bitrate_bps: int = STUDIO_BPS) -> None:
+        self.bitrate_bps = bitrate_bps
 
     async def start(self) -> None:
         self.mount = Mountpoint("bench", 1, free_port(socket.SOCK_DGRAM))
         self.janus = JanusProcess([self.mount])
         await self.janus.start()
         source = PacedSource(TestPattern(1280, 720, FPS), 1280, 720, FPS)
-        self.broadcaster = Broadcaster(source, SharedH264Encoder(EncoderSettings()), 8)
+        self.broadcaster = Broadcaster(
+            source, SharedH264Encoder(EncoderSettings(bitrate_bps=self.bitrate_bps)), 8)
         self.publisher = RtpPublisher(self.broadcaster, self.mount.rtp_port)
         self.publisher.start()
         self.broadcaster.start()
@@ -86,8 +101,9 @@ class Receivers(bench_streaming.Viewers):
             text=True, bufsize=1)
 
 
-async def janus_phase(viewers: int, seconds: float, warmup: float) -> dict:
-    sender = JanusSender()
+async def janus_phase(viewers: int, seconds: float, warmup: float,
+                      bitrate_bps: int = STUDIO_BPS) -> dict:
+    sender = JanusSender(bitrate_bps)
     await sender.start()
     group = Receivers(sender.url, viewers)
     try:
@@ -97,11 +113,13 @@ async def janus_phase(viewers: int, seconds: float, warmup: float) -> dict:
         await asyncio.sleep(warmup)
         await group.command("mark")
         cpu0, wall0 = sender.janus.cpu_seconds(), time.monotonic()
+        packets0 = sender.publisher.packets
         await asyncio.sleep(seconds)  # a benchmark window: real time is the point
         cpu1, wall1 = sender.janus.cpu_seconds(), time.monotonic()
         report = json.loads(await group.command("stop"))
         group.proc.wait(30)
-        return {"cores": (cpu1 - cpu0) / (wall1 - wall0), **report}
+        return {"cores": (cpu1 - cpu0) / (wall1 - wall0),
+                "packets_s": (sender.publisher.packets - packets0) / (wall1 - wall0), **report}
     finally:
         if group.proc.poll() is None:
             group.proc.kill()
@@ -157,21 +175,28 @@ async def receive_main(url: str, count: int) -> None:
 
 # --- the run --------------------------------------------------------------------------------
 
-async def bench(viewers: int, seconds: float, warmup: float) -> None:
-    few = await janus_phase(1, seconds, warmup)
-    many = await janus_phase(viewers, seconds, warmup)
-    per_viewer = (many["cores"] - few["cores"]) / (viewers - 1)
-    print(f"Janus: {few['cores']:.3f} cores with 1 viewer, {many['cores']:.3f} with {viewers} "
-          f"(receivers' fps min {many['fps_min']:.1f}, median {many['fps_median']:.1f}); "
-          f"{per_viewer * 1000:.2f} ms of CPU per viewer-second -> "
-          f"{1 / per_viewer if per_viewer > 0 else float('inf'):,.0f} viewers per core")
+async def bench(viewers: int, seconds: float, warmup: float, bitrates: list[int]) -> None:
+    per_first = 0.0  # per viewer at the first bitrate: the studio's, compared with aiortc
+    for bitrate in bitrates:
+        few = await janus_phase(1, seconds, warmup, bitrate)
+        many = await janus_phase(viewers, seconds, warmup, bitrate)
+        per_viewer = (many["cores"] - few["cores"]) / (viewers - 1)
+        per_first = per_first or per_viewer
+        print(f"Janus at {bitrate / 1e6:.2f} Mbit/s ({many['packets_s']:.0f} RTP packets/s): "
+              f"{few['cores']:.3f} cores with 1 viewer, {many['cores']:.3f} with {viewers} "
+              f"(receivers' fps min {many['fps_min']:.1f}, median {many['fps_median']:.1f}); "
+              f"{per_viewer * 1000:.2f} ms of CPU per viewer-second "
+              f"({per_viewer * 1e6 / max(1.0, many['packets_s']):.1f} us a packet) -> "
+              f"{1 / per_viewer if per_viewer > 0 else float('inf'):,.0f} viewers per core",
+              flush=True)
     e_few = await bench_streaming.phase(False, 2, seconds, warmup)
     e_many = await bench_streaming.phase(False, viewers, seconds, warmup)
     e_per = (e_many["cores"] - e_few["cores"]) / (viewers - 2)
-    print(f"Embedded aiortc (baseline): {e_few['cores']:.3f} cores with 2 viewers, "
+    print(f"Embedded aiortc (baseline, the studio's {STUDIO_BPS / 1e6:.2f} "
+          f"Mbit/s): {e_few['cores']:.3f} cores with 2 viewers, "
           f"{e_many['cores']:.3f} with {viewers}; {e_per * 1000:.2f} ms of CPU per "
           f"viewer-second -> {1 / e_per if e_per > 0 else float('inf'):,.0f} viewers per core. "
-          f"Janus per viewer = {per_viewer / e_per:.3f} x the embedded path. "
+          f"Janus per viewer at that bitrate = {per_first / e_per:.3f} x the embedded path. "
           "Goal >= 1,000 viewers per core on Janus")
 
 
@@ -180,13 +205,17 @@ def main() -> None:
     ap.add_argument("--viewers", type=int, default=60)
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--warmup", type=float, default=3.0)
+    ap.add_argument("--bitrates", default="1.5,1.0",
+                    help="Mbit/s of the table video, comma-separated; the first is compared "
+                         "with the embedded path (the studio's default is 1.5)")
     ap.add_argument("--receive")
     ap.add_argument("--count", type=int, default=1)
     args = ap.parse_args()
     if args.receive:
         asyncio.run(receive_main(args.receive, args.count))
         return
-    asyncio.run(bench(args.viewers, args.seconds, args.warmup))
+    asyncio.run(bench(args.viewers, args.seconds, args.warmup,
+                      [round(float(b) * 1e6) for b in args.bitrates.split(",")]))
 
 
 if __name__ == "__main__":
