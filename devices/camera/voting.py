@@ -18,6 +18,7 @@ import numpy as np
 
 from devices.camera.layout import CameraPose, default_areas, image_regions
 from devices.camera.recognizer import Detection, Recognizer
+from devices.camera.tracking import StillTracker
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,7 @@ class CameraCardSource:
 
     recognizer: Recognizer
     voter: CardVoter = field(default_factory=CardVoter)
+    tracker: StillTracker | None = None  # None: every frame recognised (tracking.py)
 
     @classmethod
     def for_table(cls, table: Any, **voting: Any) -> CameraCardSource:
@@ -135,8 +137,8 @@ class CameraCardSource:
         return cls.calibrated(table.deck_art, pose, table.positions, **voting)
 
     @classmethod
-    def calibrated(cls, art: Any, pose: CameraPose | None, positions: int,
-                   **voting: Any) -> CameraCardSource:
+    def calibrated(cls, art: Any, pose: CameraPose | None, positions: int, *,
+                   tracked: bool = True, **voting: Any) -> CameraCardSource:
         """The card source of a camera whose pose is known (a calibration file's, or a
         simulated camera's own); `pose=None` runs the uncalibrated recogniser, no area names."""
         recognizer = Recognizer(art, camera=pose)
@@ -144,7 +146,16 @@ class CameraCardSource:
         if pose is not None:
             recognizer.view(pose)
             regions = image_regions(pose, default_areas(positions))
-        return cls(recognizer, CardVoter(regions=regions, **voting))
+        voter = CardVoter(regions=regions, **voting)
+        return cls(recognizer, voter, StillTracker(settle=voter.need) if tracked else None)
 
     def feed(self, frame: np.ndarray, frame_time: float) -> list[CardSeen]:
-        return self.voter.update(self.recognizer.recognize(frame), frame_time)
+        found = (self.tracker.detections(frame, self.recognizer.recognize)
+                 if self.tracker is not None else self.recognizer.recognize(frame))
+        return self.voter.update(found, frame_time)
+
+    def clear(self) -> None:
+        """The felt was cleared (a new round): forget every place and the last frame."""
+        self.voter.clear()
+        if self.tracker is not None:
+            self.tracker.clear()

@@ -70,7 +70,7 @@ class CameraWatch:
         started = time.perf_counter()
         if self._clear:
             self._clear = False
-            self.source.voter.clear()
+            self.source.clear()
         seen = self.source.feed(self.grab(t), t)
         self.last_ms = (time.perf_counter() - started) * 1000
         self.ms_total += self.last_ms

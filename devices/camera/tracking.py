@@ -1,0 +1,97 @@
+"""Tracking across frames: recognise a camera frame only when the table in it moved.
+
+A card lies on the felt for seconds while the camera looks five times a second, so most frames
+show what the last one showed. Recognising each of them costs 10-30 ms of a core for nothing.
+`StillTracker` keeps a thumbnail (one grey level per 16x16 block) of the last frame it had
+recognised; a frame whose thumbnail differs from it by less than `threshold` grey levels
+everywhere (after the light's overall drift is taken out) gets the last frame's detections
+again for the price of the thumbnail (well under a millisecond).
+
+What keeps it honest: the voter's agreement. Detections are reused only after `settle`
+recognitions in a row named the same cards at the same places, so a card is still vouched for
+only on that many real recognitions agreeing (the voter's `need`), never on one frame repeated;
+and every `refresh`-th frame is recognised anyway, so no change can hide for long.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from devices.camera.recognizer import Detection
+
+BLOCK = 16  # pixels of the frame one thumbnail cell averages: sensor noise averages out
+PLACE_PX = 12.0  # two detections of one card this close are at the same place
+
+
+def thumbnail(frame: np.ndarray) -> np.ndarray:
+    """One grey level per BLOCK x BLOCK block of the frame, as float32."""
+    h, w = frame.shape[:2]
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    small = cv2.resize(grey, (max(1, w // BLOCK), max(1, h // BLOCK)),
+                       interpolation=cv2.INTER_AREA)
+    return small.astype(np.float32)
+
+
+def moved(now: np.ndarray, then: np.ndarray, threshold: float) -> bool:
+    """Whether any block changed by `threshold` grey levels or more, once the whole picture's
+    brightness drift (mains flicker, an auto-exposure step) is divided out."""
+    if now.shape != then.shape:
+        return True
+    gain = float(now.mean()) / max(1e-6, float(then.mean()))
+    return bool(np.abs(now - then * gain).max() >= threshold)
+
+
+def same_cards(a: list[Detection], b: list[Detection]) -> bool:
+    """The same cards at the same places (each centre within PLACE_PX of its partner's)."""
+    if sorted(d.code for d in a) != sorted(d.code for d in b):
+        return False
+    left = list(b)
+    for d in a:
+        partner = next((e for e in left if e.code == d.code
+                        and np.hypot(e.center[0] - d.center[0],
+                                     e.center[1] - d.center[1]) <= PLACE_PX), None)
+        if partner is None:
+            return False
+        left.remove(partner)
+    return True
+
+
+@dataclass
+class StillTracker:
+    """Detections for a frame: the recogniser's, or the last ones when nothing moved."""
+
+    settle: int = 3  # recognitions in a row that must agree before any frame is skipped
+    refresh: int = 10  # at most this many frames in a row reuse the last detections
+    threshold: float = 12.0  # grey levels a block must change by to count as movement
+    recognised: int = 0
+    reused: int = 0
+    _then: np.ndarray | None = None
+    _last: list[Detection] = field(default_factory=list)
+    _agreeing: int = 0
+    _skipped: int = 0
+
+    def clear(self) -> None:
+        """Forget the last frame (the felt was cleared: look afresh)."""
+        self._then, self._last, self._agreeing, self._skipped = None, [], 0, 0
+
+    def detections(self, frame: np.ndarray,
+                   recognise: Callable[[np.ndarray], list[Detection]]) -> list[Detection]:
+        now = thumbnail(frame)
+        if (self._then is not None and self._agreeing >= self.settle
+                and self._skipped < self.refresh and not moved(now, self._then, self.threshold)):
+            self._skipped += 1
+            self.reused += 1
+            return list(self._last)
+        found = recognise(frame)
+        self.recognised += 1
+        same = self._then is not None and same_cards(found, self._last)
+        self._agreeing = self._agreeing + 1 if same else 1
+        self._then, self._last, self._skipped = now, found, 0
+        return list(found)
+
+
+__all__ = ["StillTracker", "moved", "same_cards", "thumbnail"]

@@ -1,0 +1,101 @@
+"""Tracking across frames (devices/camera/tracking.py): a still felt is recognised again only
+every `refresh` frames, and only after `settle` recognitions agreed; any card laid, taken or
+covered is recognised at once; the light's flicker and the sensor's noise are not movement."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from devices.camera.recognizer import Detection
+from devices.camera.sim_camera import SimCamera
+from devices.camera.tracking import StillTracker, moved, same_cards, thumbnail
+from devices.camera.voting import CameraCardSource
+
+FRAME_S = 0.2
+
+
+class Counting:
+    """The real recogniser, counted."""
+
+    def __init__(self, source: CameraCardSource) -> None:
+        self.recognizer = source.recognizer
+        self.calls = 0
+
+    def __call__(self, frame: np.ndarray) -> list[Detection]:
+        self.calls += 1
+        return self.recognizer.recognize(frame)
+
+
+def _source(cam: SimCamera) -> CameraCardSource:
+    return CameraCardSource.calibrated(cam.art, cam.camera, 3)
+
+
+def test_a_still_felt_reuses_the_detections_after_they_settled_and_refreshes() -> None:
+    cam = SimCamera("napoletane", positions=3, seed=4)
+    cam.place_card("5c", 1)
+    tracker = StillTracker(settle=3, refresh=4)
+    recognise = Counting(_source(cam))
+    names = [[d.code for d in tracker.detections(cam.frame(i * FRAME_S), recognise)]
+             for i in range(12)]
+    assert all(n == ["5c"] for n in names)  # every frame has the card, recognised or kept
+    # 3 to settle, then 4 reused, 1 refresh, 4 reused: 4 recognitions in 12 frames
+    assert recognise.calls == 4 and tracker.reused == 8
+
+
+def test_a_card_laid_or_a_hand_over_the_felt_is_recognised_at_once() -> None:
+    cam = SimCamera("napoletane", positions=3, seed=5)
+    cam.place_card("3s", 2)
+    tracker = StillTracker(settle=2, refresh=100)
+    recognise = Counting(_source(cam))
+    for i in range(6):
+        tracker.detections(cam.frame(i * FRAME_S), recognise)
+    assert recognise.calls == 2  # settled: the still frames cost no recognition
+    cam.place_card("7d", "dealer")
+    found = tracker.detections(cam.frame(6 * FRAME_S), recognise)
+    assert recognise.calls == 3 and sorted(d.code for d in found) == ["3s", "7d"]
+    tracker.detections(cam.frame(7 * FRAME_S), recognise)
+    tracker.detections(cam.frame(8 * FRAME_S), recognise)
+    calls = recognise.calls
+    cam.set_hand(2)  # the dealer's hand over position 2
+    tracker.detections(cam.frame(9 * FRAME_S), recognise)
+    assert recognise.calls == calls + 1
+
+
+def test_flicker_and_noise_are_not_movement_but_a_small_card_corner_is() -> None:
+    cam = SimCamera("napoletane", positions=3, seed=6)
+    cam.place_card("2b", 1)
+    then = thumbnail(cam.frame(0.0))
+    assert not any(moved(thumbnail(cam.frame(i * 0.37)), then, 12.0) for i in range(1, 20))
+    brighter = np.clip(cam.frame(0.0).astype(np.float32) * 1.05, 0, 255).astype(np.uint8)
+    assert not moved(thumbnail(brighter), then, 12.0)  # an exposure step, all over
+    cornered = cam.frame(0.0)
+    cornered[100:140, 600:632] = 255  # a 40x32 white patch on the felt: two blocks
+    assert moved(thumbnail(cornered), then, 12.0)
+
+
+def test_detections_agree_only_for_the_same_cards_at_the_same_places() -> None:
+    def det(code: str, x: float, y: float) -> Detection:
+        quad = np.array([[x - 5, y - 5], [x + 5, y - 5], [x + 5, y + 5], [x - 5, y + 5]],
+                        np.float32)
+        return Detection(code, quad, 0.9, 0.2, 0.1)
+
+    a = [det("5c", 100, 100), det("5c", 300, 100)]  # two copies (an eight-deck shoe)
+    assert same_cards(a, [det("5c", 305, 98), det("5c", 96, 103)])
+    assert not same_cards(a, [det("5c", 100, 100), det("5c", 340, 100)])
+    assert not same_cards(a, [det("5c", 100, 100)])
+    assert not same_cards([det("5c", 100, 100)], [det("6c", 100, 100)])
+
+
+def test_clearing_the_felt_forgets_the_last_frame() -> None:
+    cam = SimCamera("napoletane", positions=3, seed=7)
+    cam.place_card("4d", 3)
+    source = _source(cam)
+    recognise = Counting(source)
+    assert source.tracker is not None
+    tracker = source.tracker
+    for i in range(5):
+        tracker.detections(cam.frame(i * FRAME_S), recognise)
+    calls = recognise.calls
+    source.clear()
+    tracker.detections(cam.frame(5 * FRAME_S), recognise)
+    assert recognise.calls == calls + 1
