@@ -25,6 +25,10 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    card, and every cell of a 3x2 grid matches on its own (a card partly covered by a hand, a chip
    or another card fails here and is reported later, once uncovered). Backs are never reported.
    Being unsure means reporting nothing: a wrong card is worse than a late one.
+4. Calibrated, a card partly covered that the template judges refuse may still be named by a
+   small learned classifier (card_classifier.py), only when it is sure and both template
+   judges point at the same card (the cells that show fit it best, and it is among the crop's
+   best whole-card matches). Not on the outline path: its outlines can be another card's.
 """
 
 from __future__ import annotations
@@ -595,8 +599,8 @@ class Recognizer:
         given `expected` (the card the part that shows fits best, though not surely), is that
         card: two different methods agreeing, so a wrong card stays rarer than a late one."""
         clf = self._classifier
-        if clf is None:
-            return None
+        if clf is None or expected in (BACK, OTHER):
+            return None  # (no card fits what shows: not worth the classifier's time)
         crop = canonical_crop(frame, quad)
         label, prob = clf.best(crop, self._known)
         th = self.thresholds
