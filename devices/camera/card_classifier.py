@@ -9,6 +9,9 @@ its own: the recogniser takes its answer only where it is sure and the template 
 
 Weights: devices/camera/weights/card_classifier_<art>.npz (conv 3x3 layers with ReLU and 2x2
 max pooling, then two dense layers; `labels` names the outputs: card codes, BACK, OTHER).
+The shipped ones were made with `python -m devices.camera.training.train_card_classifier`:
+French from tune scenes 100,000-101,399 (12 epochs, validation 97.9%), Napoletane and
+Piacentine from 100,000-100,499 (12 and 10 epochs, 97.6% and 96.7%).
 """
 
 from __future__ import annotations
