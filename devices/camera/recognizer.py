@@ -25,6 +25,10 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    card, and every cell of a 3x2 grid matches on its own (a card partly covered by a hand, a chip
    or another card fails here and is reported later, once uncovered). Backs are never reported.
    Being unsure means reporting nothing: a wrong card is worse than a late one.
+4. Calibrated, a card partly covered that the template judges refuse may still be named by a
+   small learned classifier (card_classifier.py), only when it is sure and both template
+   judges point at the same card (the cells that show fit it best, and it is among the crop's
+   best whole-card matches). Not on the outline path: its outlines can be another card's.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import cv2
 import numpy as np
 
 from devices.camera import felt_mask
+from devices.camera.card_classifier import OTHER, canonical_crop, card_classifier
 from devices.camera.layout import CARD_WIDTH, CameraPose
 from devices.camera.partial_match import COLS, ROWS, CellSums, PartialLimits, judge_partial
 from devices.camera.render import card_aspect
@@ -89,6 +94,10 @@ class Thresholds:
     align_max_shift: float = 2.0  # view pixels per alignment step
     outline_pose_score: float = 0.6  # an unnamed outline this close gives a calibration
     partial_quick: float = 0.15  # a partly covered card is judged on what shows from here
+    # the classifier names a refused card this sure (~0.98 at most: it is trained with label
+    # smoothing) ...
+    learned_min_prob: float = 0.95
+    learned_agree: int = 3  # ... and among this many best template matches of the crop
     partial: PartialLimits = field(default_factory=PartialLimits)
 
 
@@ -104,12 +113,13 @@ class Options:
     partial_align: bool = True  # ... after fitting its pose when it nearly passes
     strict_outline: bool = True  # the outline path asks the calibrated path's separation
     self_calibrate: bool = True  # without a calibration, guess one from a whole card
+    learned: bool = True  # a card the templates refuse, the classifier may name (sure, agreeing)
 
 
 def baseline_options() -> Options:
     """The recogniser as it was before issue 16 (green felt only)."""
     return Options(felt="green", partial=False, partial_align=False, strict_outline=False,
-                   self_calibrate=False)
+                   self_calibrate=False, learned=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -415,6 +425,9 @@ class Recognizer:
         self._back_ids = {labels.index(BACK)} if BACK in labels else set()
         self._template_sums: list[CellSums] | None = None
         self.aspect = card_aspect(self.art)
+        self._classifier = card_classifier(self.art) if self.options.learned else None
+        # the classifier may know cards this deck lacks (French 8s to 10s in a 40-card deck)
+        self._known = frozenset(labels) | {OTHER}
 
     def card_mask(self, frame: np.ndarray, kernel: np.ndarray = _OPEN_KERNEL) -> np.ndarray:
         """255 where something that is not felt lies, thin printed lines removed.
@@ -546,11 +559,14 @@ class Recognizer:
                 fitted = self._gauss_newton(frame, view, rect, perm, label)[0]
                 quad = order_quad(view.image_points(fitted.corners()))
                 cand, cells = self._judge_partial(frame, quad, shortlist)
-            if not cand.accepted or cells is None:
-                continue
+            if not cand.accepted:
+                learned = self._learned(frame, quad, shortlist, cand.label)
+                if learned is None:
+                    continue
+                cand, cells = learned, None
             named_share = on_named.reshape(ROWS, CANON_H // ROWS, COLS, CANON_W // COLS).mean(
                 axis=(1, 3))
-            if int((named_share[cells] > 0.5).sum()) > 1:
+            if cells is not None and int((named_share[cells] > 0.5).sum()) > 1:
                 continue  # what matched is a card named already
             out.append(cand)
             accepted.append(rect.corners())
@@ -575,6 +591,32 @@ class Recognizer:
         label = self.templates.labels[verdict.index] if verdict.index >= 0 else BACK
         return Candidate(quad, label, 1.0 - verdict.error / 2, verdict.separation,
                          verdict.error, verdict.accepted and label != BACK), verdict.visible
+
+    def _learned(self, frame: np.ndarray, quad: np.ndarray, shortlist: np.ndarray | None,
+                 expected: str | None = None) -> Candidate | None:
+        """The classifier's name for a crop the templates refused (card_classifier.py), taken
+        only when it is sure, the card is among the best template matches of the crop and,
+        given `expected` (the card the part that shows fits best, though not surely), is that
+        card: two different methods agreeing, so a wrong card stays rarer than a late one."""
+        clf = self._classifier
+        if clf is None or expected in (BACK, OTHER):
+            return None  # (no card fits what shows: not worth the classifier's time)
+        crop = canonical_crop(frame, quad)
+        label, prob = clf.best(crop, self._known)
+        th = self.thresholds
+        if label in (BACK, OTHER) or prob < th.learned_min_prob or (
+                expected is not None and label != expected):
+            return None
+        unit = crop.reshape(-1)
+        scores = self._scores(unit / max(float(np.linalg.norm(unit)), 1e-6), shortlist)
+        order = [int(i) for i in np.argsort(-scores)[:2 * th.learned_agree]
+                 if np.isfinite(scores[i])]
+        top = list(dict.fromkeys(self.templates.labels[i] for i in order))
+        if label not in top[:th.learned_agree]:
+            return None
+        # scored as the judge scores (its template's correlation), the margin is the certainty
+        score = max(float(scores[i]) for i in order if self.templates.labels[i] == label)
+        return Candidate(quad, label, score, prob, 0.0, True)
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
         """Every plausible card quad in the frame with its best match and verdict."""

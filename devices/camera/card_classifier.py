@@ -1,0 +1,121 @@
+"""A small learned classifier of canonical card crops, run with numpy (no training stack).
+
+Why: the template judge compares a crop with one clean scan per card, so blur, light, a
+corner index half in shadow or a cover spoil it: on the wide scenes it refuses most partly
+covered French cards even on their true outline. A small CNN trained on crops of the wide
+generator's tune scenes (devices/camera/training/) learns what varies. It never names a card on
+its own: the recogniser takes its answer only where it is sure and the template match agrees
+(recognizer.py), so that a wrong card stays rarer than a late one.
+
+Weights: devices/camera/weights/card_classifier_<art>.npz (conv 3x3 layers with ReLU and 2x2
+max pooling, then two dense layers; `labels` names the outputs: card codes, BACK, OTHER).
+The shipped ones were made with `python -m devices.camera.training.train_card_classifier`:
+French from tune scenes 100,000-101,399 (12 epochs, validation 97.9%), Napoletane and
+Piacentine from 100,000-100,499 (12 and 10 epochs, 97.6% and 96.7%).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from devices.camera.templates import CANON_H, CANON_W, FINE, coarse_from_fine, normalise
+from studio.cards import DeckArt
+
+WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+
+
+OTHER = "other"  # the label of a crop that is no card
+_FINE_CORNERS = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]],
+                         np.float32) * FINE - np.float32(0.5)
+
+
+def canonical_crop(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The quad as the judge sees it: warped at the fine size, averaged down to the canonical
+    size, each channel normalised (float32, CANON_H x CANON_W x 3)."""
+    warp = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), _FINE_CORNERS)
+    big = cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
+                              flags=cv2.INTER_LINEAR)
+    return normalise(coarse_from_fine(big))
+
+
+def weights_path(art: DeckArt | str) -> Path:
+    return WEIGHTS_DIR / f"card_classifier_{DeckArt(art).value}.npz"
+
+
+def _conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """3x3 convolution (padding 1), ReLU, 2x2 max pooling; x is (H, W, C) channel-last, w is
+    (O, C*9) in torch's (C, kh, kw) order."""
+    h, wd, c = x.shape
+    xp = np.pad(x, ((1, 1), (1, 1), (0, 0)))
+    cols = sliding_window_view(xp, (3, 3), axis=(0, 1)).reshape(h * wd, c * 9)
+    y = np.maximum(cols @ w.T + b, 0.0).reshape(h, wd, -1)
+    h2, w2 = h // 2, wd // 2
+    return y[:h2 * 2, :w2 * 2].reshape(h2, 2, w2, 2, -1).max(axis=(1, 3))
+
+
+@dataclass(frozen=True)
+class CardClassifier:
+    """The shipped weights of one art; `probabilities` of one normalised canonical crop."""
+
+    labels: tuple[str, ...]
+    convs: tuple[tuple[np.ndarray, np.ndarray], ...]
+    dense: tuple[tuple[np.ndarray, np.ndarray], ...]
+
+    @classmethod
+    def load(cls, path: Path) -> CardClassifier:
+        with np.load(path) as data:
+            labels = tuple(str(s) for s in data["labels"])
+            convs = []
+            i = 0
+            while f"conv{i}_w" in data:
+                w = data[f"conv{i}_w"].astype(np.float32)
+                convs.append((w.reshape(len(w), -1), data[f"conv{i}_b"].astype(np.float32)))
+                i += 1
+            dense = []
+            i = 0
+            while f"dense{i}_w" in data:
+                dense.append((data[f"dense{i}_w"].astype(np.float32),
+                              data[f"dense{i}_b"].astype(np.float32)))
+                i += 1
+        return cls(labels, tuple(convs), tuple(dense))
+
+    def logits(self, crop: np.ndarray) -> np.ndarray:
+        """Raw outputs for one crop (CANON_H, CANON_W, 3), normalised as templates.normalise
+        does (BGR channel order as the frame)."""
+        x = np.asarray(crop, np.float32)
+        for w, b in self.convs:
+            x = _conv_relu_pool(x, w, b)
+        x = x.transpose(2, 0, 1).reshape(-1)  # torch flattens channels first
+        for k, (w, b) in enumerate(self.dense):
+            x = w @ x + b
+            if k < len(self.dense) - 1:
+                x = np.maximum(x, 0.0)
+        return x
+
+    def probabilities(self, crop: np.ndarray) -> np.ndarray:
+        z = self.logits(crop)
+        e = np.exp(z - z.max())
+        return e / e.sum()
+
+    def best(self, crop: np.ndarray, allowed: frozenset[str] | None = None) -> tuple[str, float]:
+        """The most likely label and its probability; with `allowed`, labels outside it (the
+        8s, 9s and 10s when a French deck holds 40) get no share."""
+        p = self.probabilities(crop)
+        if allowed is not None:
+            p = p * np.array([lab in allowed for lab in self.labels], np.float32)
+            p = p / max(float(p.sum()), 1e-9)
+        i = int(np.argmax(p))
+        return self.labels[i], float(p[i])
+
+
+@cache
+def card_classifier(art: DeckArt | str) -> CardClassifier | None:
+    """The shipped classifier of this art, or None when none is shipped."""
+    path = weights_path(art)
+    return CardClassifier.load(path) if path.exists() else None

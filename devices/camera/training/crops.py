@@ -1,0 +1,95 @@
+"""Labelled card crops cut from the wide, domain-randomised scenes, for the card classifier.
+
+Why: the classifier must see what the recogniser sees: a card warped from an outline that is a
+pixel or two off, under every light, blur and cover the wide generator draws. Crops are cut
+from tune seeds only (< HELD_OUT_SEED_BASE), at the canonical size and normalised as the
+recogniser's judge does (`canonical_crop`). Labels: the card's code, BACK for a face-down card,
+OTHER for a quad that is no card (felt, chips, half on a card, a neighbour's edge).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from devices.camera.card_classifier import OTHER, canonical_crop
+from devices.camera.recognizer import order_quad
+from devices.camera.templates import BACK
+from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideScene, wide_scene
+from studio.cards import DeckArt, DeckKind
+
+MIN_LABELLED_VISIBLE = 0.4  # a covered card shows at least this much to be labelled
+
+
+def _jitter(quad: np.ndarray, rng: np.random.Generator, width: float) -> np.ndarray:
+    """The outline as a corner-based hypothesis may read it: shifted, turned, scaled a little,
+    each corner off by a pixel or so."""
+    centre = quad.mean(axis=0)
+    angle = np.radians(rng.normal(0, 1.5))
+    c, s = np.cos(angle), np.sin(angle)
+    scale = 1 + rng.normal(0, 0.02)
+    out = (quad - centre) @ np.array([[c, s], [-s, c]]) * scale + centre
+    out += rng.normal(0, 0.03 * width, 2) + rng.normal(0, 0.8, (4, 2))
+    return out.astype(np.float32)
+
+
+def _near_a_card(quad: np.ndarray, quads: list[np.ndarray], limit: float) -> bool:
+    """The quad lies on some drawn card (mean corner distance under `limit`, either way up)."""
+    q = order_quad(quad)
+    for t in quads:
+        t = order_quad(t)
+        if min(float(np.linalg.norm(q - np.roll(t, k, axis=0), axis=1).mean())
+               for k in range(4)) < limit:
+            return True
+    return False
+
+
+def scene_crops(scene: WideScene, rng: np.random.Generator,
+                jitters: int = 4) -> list[tuple[np.ndarray, str]]:
+    """Crops of one scene: `jitters` per card that shows enough, and as many OTHER crops (the
+    card's outline moved off it by half a card or more, or laid on the felt at random)."""
+    out: list[tuple[np.ndarray, str]] = []
+    quads = [t.quad for t in scene.truth]
+    h, w = scene.frame.shape[:2]
+    for t in scene.truth:
+        width = float(np.linalg.norm(t.quad[1] - t.quad[0]))
+        if t.visible >= MIN_LABELLED_VISIBLE:
+            label = t.code if t.face_up else BACK
+            for _ in range(jitters):
+                out.append((canonical_crop(scene.frame, order_quad(_jitter(t.quad, rng, width))),
+                            label))
+        for _ in range(jitters):
+            if rng.random() < 0.6:  # moved off the card by half a card or more
+                angle = rng.uniform(0, 2 * np.pi)
+                dist = rng.uniform(0.5, 1.3) * width
+                moved = t.quad + np.float32([np.cos(angle) * dist, np.sin(angle) * dist])
+            else:  # anywhere in the frame, at this card's size and a random turn
+                centre = np.float32([rng.uniform(60, w - 60), rng.uniform(60, h - 60)])
+                angle = rng.uniform(0, 2 * np.pi)
+                c, s = np.cos(angle), np.sin(angle)
+                rel = t.quad - t.quad.mean(axis=0)
+                moved = rel @ np.array([[c, s], [-s, c]], np.float32) + centre
+            moved = order_quad(moved.astype(np.float32))
+            if _near_a_card(moved, quads, 0.25 * width):
+                continue  # that is a card (a neighbour in a row or a cascade): not OTHER
+            if not (moved.min() > -20 and moved[:, 0].max() < w + 20
+                    and moved[:, 1].max() < h + 20):
+                continue
+            out.append((canonical_crop(scene.frame, moved), OTHER))
+    return out
+
+
+def crops(art: DeckArt | str, kind: DeckKind | str, seeds: range,
+          jitters: int = 4) -> tuple[np.ndarray, list[str]]:
+    """Crops of the scenes of these (tune) seeds: images (N, CANON_H, CANON_W, 3) float16 and
+    their labels."""
+    if seeds.stop > HELD_OUT_SEED_BASE:
+        raise ValueError("training crops come from tune seeds only")
+    images: list[np.ndarray] = []
+    labels: list[str] = []
+    for seed in seeds:
+        scene = wide_scene(seed, art, kind)
+        rng = np.random.default_rng([seed, 7])
+        for img, label in scene_crops(scene, rng, jitters):
+            images.append(img.astype(np.float16))
+            labels.append(label)
+    return np.stack(images), labels

@@ -1,0 +1,92 @@
+"""The learned card classifier (devices/camera/card_classifier.py): the numpy forward pass, the
+shipped weights on crops of the scenes they were trained on (tune seeds from 100,000), and the
+recogniser taking its word only when it is sure and the templates agree."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from devices.camera.card_classifier import (
+    OTHER,
+    CardClassifier,
+    canonical_crop,
+    card_classifier,
+)
+from devices.camera.recognizer import Options, Recognizer
+from devices.camera.templates import BACK, CANON_H, CANON_W
+from devices.camera.training.crops import scene_crops
+from devices.camera.training.train_card_classifier import save
+from devices.camera.wide_scenes import wide_scene
+from devices.camera.wide_scoring import WideTally, score_wide
+
+ARTS = [("napoletane", "italian40"), ("piacentine", "italian40"), ("french", "french52")]
+
+
+def _tiny(rng: np.random.Generator) -> CardClassifier:
+    convs = tuple((rng.normal(0, 0.3, (o, i * 9)).astype(np.float32),
+                   rng.normal(0, 0.1, o).astype(np.float32)) for i, o in ((3, 4), (4, 4), (4, 4)))
+    dense = ((rng.normal(0, 0.1, (8, 4 * 7 * 5)).astype(np.float32), np.zeros(8, np.float32)),
+             (rng.normal(0, 0.3, (3, 8)).astype(np.float32), np.zeros(3, np.float32)))
+    return CardClassifier(("1c", BACK, OTHER), convs, dense)
+
+
+def test_forward_pass_gives_a_distribution_and_weights_round_trip(tmp_path) -> None:
+    rng = np.random.default_rng(1)
+    clf = _tiny(rng)
+    crop = rng.normal(0, 1, (CANON_H, CANON_W, 3)).astype(np.float32)
+    p = clf.probabilities(crop)
+    assert p.shape == (3,) and p.sum() == pytest.approx(1.0, abs=1e-5) and (p > 0).all()
+    path = tmp_path / "w.npz"
+    save(clf, path)
+    again = CardClassifier.load(path)
+    assert again.labels == clf.labels
+    assert np.allclose(again.logits(crop), clf.logits(crop), atol=0.02)  # float16 weights
+    label, prob = clf.best(crop, frozenset({BACK, OTHER}))  # a deck without the 1c
+    assert label in (BACK, OTHER) and prob >= 0.5
+
+
+@pytest.mark.parametrize("art, kind", ARTS)
+def test_shipped_weights_name_held_in_crops(art: str, kind: str) -> None:
+    clf = card_classifier(art)
+    assert clf is not None, "weights are shipped for every art"
+    right = cards = others = refused_others = 0
+    for seed in range(100_000, 100_004):  # training seeds (held in)
+        rng = np.random.default_rng([seed, 7])
+        for crop, label in scene_crops(wide_scene(seed, art, kind), rng):
+            name, _ = clf.best(crop)
+            if label == OTHER:
+                others += 1
+                refused_others += name in (OTHER, BACK)
+            else:
+                cards += 1
+                right += name == label
+    assert cards >= 20 and right >= 0.9 * cards
+    assert others >= 20 and refused_others >= 0.9 * others
+
+
+def test_felt_is_not_named() -> None:
+    rec = Recognizer("french", "french52")
+    quad = np.float32([[20, 20], [100, 20], [100, 140], [20, 140]])  # a card's size
+    felt = np.zeros((720, 1280, 3), np.uint8)
+    felt[:] = (40, 110, 30)
+    felt = (felt + np.random.default_rng(0).normal(0, 4, felt.shape)).clip(0, 255)
+    felt = felt.astype(np.uint8)
+    name, _ = card_classifier("french").best(canonical_crop(felt, quad))
+    assert name in (OTHER, BACK)
+    assert rec._learned(felt, quad, None) is None
+    noise = np.random.default_rng(0).integers(0, 255, felt.shape, np.uint8)
+    assert rec._learned(noise, quad, None) is None
+
+
+@pytest.mark.parametrize("art, kind", [("piacentine", "italian40"), ("french", "french40")])
+def test_classifier_adds_cards_and_no_false_ones(art: str, kind: str) -> None:
+    with_clf, without = WideTally(), WideTally()
+    rec = Recognizer(art, kind)
+    plain = Recognizer(art, kind, options=Options(learned=False))
+    for seed in range(100, 130):  # tune seeds the classifier was not trained on
+        scene = wide_scene(seed, art, kind)
+        with_clf.add(score_wide(rec.recognize(scene.frame, scene.camera), scene.truth))
+        without.add(score_wide(plain.recognize(scene.frame, scene.camera), scene.truth))
+    assert with_clf.false == 0
+    assert with_clf.right > without.right
