@@ -28,7 +28,7 @@ class Outgoing:
     """A message's JSON text, shared by every client that gets it, and its frame, made the
     first time a client can take it."""
 
-    __slots__ = ("text", "_frame")
+    __slots__ = ("_frame", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text

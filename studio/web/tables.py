@@ -140,6 +140,7 @@ class TableService:
         # the clients owed a state once the events in flight are out (`state_due`), in order
         self._due: OrderedDict[int, Callable[[], None]] = OrderedDict()
         self._scheduled = False  # a turn of the pump is waiting for the loop
+        self._states_turn = False  # the states owed go out in this turn of the pump
         self.states_held = False  # the views are being fetched (an edge): states wait
         # cents a player holds at an operator's wallet (the studio's ledger holds the rest)
         self.outside_money: Callable[[str], int] = lambda player: 0
@@ -195,8 +196,6 @@ class TableService:
         """A client is owed a state after the events in flight (`send`, once, after them all:
         a burst of events costs each client one state, not one per event)."""
         self._due[key] = send
-        if not self._pending:
-            self._kick()
 
     def hold_states(self, held: bool) -> None:
         """The personal views are on their way (an edge fetching them): states wait."""
@@ -227,6 +226,10 @@ class TableService:
                 self._schedule()
                 return
             self._pending.popleft()
+        if self._due and not self.states_held and not self._states_turn:
+            self._states_turn = True  # the burst may go on in this turn of the loop: the
+            self._schedule()          # states wait for the next, coalesced
+            return
         while self._due and not self.states_held:
             if budget <= 0:
                 self._schedule()
@@ -237,6 +240,7 @@ class TableService:
                 send()
             except Exception:  # one broken client must not stop the others
                 log.exception("table %s: a state failed", self.table_id)
+        self._states_turn = False
 
     def _schedule(self) -> None:
         self._scheduled = True
