@@ -17,12 +17,15 @@ the machine on Linux), compared with the parent's time of sending the card.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
+import os
 import re
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -30,7 +33,68 @@ import aiohttp
 from studio.web.auth import TokenSigner
 
 WAIT_S = 30.0  # the longest a card may take to reach every socket
-CARD = re.compile(r'"type":"card_dealt".*?"card":"(\w+)"')
+CARD = re.compile(rb'"type":"card_dealt".*?"card":"(\w+)"')
+# the server's heartbeat ping (empty); the answer, masked as a client's frame must be. JSON
+# text is ASCII and a frame's length byte is below 0x80: 0x89 0x00 is nowhere else
+PING, PONG = b"\x89\x00", b"\x8a\x80\x00\x00\x00\x00"
+TAIL = 512  # bytes of a read kept for the next: a message cut between two reads is found
+
+
+class Reader(asyncio.Protocol):
+    """A player's WebSocket read as bytes, the least a client can do per message: the
+    handshake, then each card_dealt's arrival noted (time.monotonic()). aiohttp's reader,
+    a task and a decoded string per message, made the load client the slowest part."""
+
+    def __init__(self, request: bytes, arrived: Callable[[str, float], None]) -> None:
+        self.request = request
+        self.arrived = arrived
+        self.open: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.buffer = b""
+        self.seen: set[str] = set()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        now = time.monotonic()
+        buffer = self.buffer + data
+        if not self.open.done():
+            head, sep, buffer = buffer.partition(b"\r\n\r\n")
+            if not sep:
+                self.buffer = head
+                return
+            if not head.startswith(b"HTTP/1.1 101"):
+                self.open.set_exception(RuntimeError(head[:200].decode()))
+                return
+            self.open.set_result(None)
+        if PING in data and self.transport is not None:  # the server's heartbeat: answered
+            self.transport.write(PONG)
+        end = 0
+        for m in CARD.finditer(buffer):
+            card = m.group(1).decode()
+            end = m.end()
+            if card not in self.seen:
+                self.seen.add(card)
+                self.arrived(card, now)
+        self.buffer = buffer[max(end, len(buffer) - TAIL):]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.open.done():
+            self.open.set_exception(ConnectionError("closed before the handshake"))
+
+
+async def open_socket(base: str, path: str, arrived: Callable[[str, float], None]) -> Reader:
+    host, port = base.removeprefix("http://").split(":")
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+               f"Sec-WebSocket-Version: 13\r\nOrigin: {base}\r\n\r\n").encode()
+    _, reader = await asyncio.get_running_loop().create_connection(
+        lambda: Reader(request, arrived), host, int(port))
+    await reader.open
+    return reader
 
 
 class Wall:
@@ -53,34 +117,27 @@ async def run(secret: str, table: str, concurrency: int, bases: list[str], first
     got: dict[str, list[float]] = {}
     arrived: dict[str, asyncio.Event] = {}
     gate = asyncio.Semaphore(concurrency)
+
+    def note(card: str, at: float) -> None:
+        times = got.setdefault(card, [])
+        times.append(at)
+        if len(times) == len(players):
+            arrived.setdefault(card, asyncio.Event()).set()
     conn = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=conn) as s:
-        async def join(i: int, player: str) -> tuple[str, dict[str, str], Any]:
+        async def join(i: int, player: str) -> tuple[str, dict[str, str], Reader]:
             base = bases[i % len(bases)]
             token = signer.player_token(player, 3600)
             async with gate:
                 async with s.post(f"{base}/api/player/join", json={"table_id": table},
                                   headers={"Authorization": f"Bearer {token}"}) as r:
                     joined = await r.json()
-                ws = await s.ws_connect(f"{base}/ws/player?token={token}"
-                                        f"&session={joined['session_id']}",
-                                        headers={"Origin": base}, heartbeat=None)
+                ws = await open_socket(base, f"/ws/player?token={token}"
+                                       f"&session={joined['session_id']}", note)
             return base, {"Authorization": f"Bearer {token}",
                           "X-Session": joined["session_id"]}, ws
 
         sessions = await asyncio.gather(*(join(i, p) for i, p in players))
-
-        async def read(ws: Any) -> None:
-            async for msg in ws:
-                if msg.type != aiohttp.WSMsgType.TEXT or '"card_dealt"' not in msg.data:
-                    continue
-                now = time.monotonic()
-                card = CARD.search(msg.data).group(1)
-                times = got.setdefault(card, [])
-                times.append(now)
-                if len(times) == len(players):
-                    arrived.setdefault(card, asyncio.Event()).set()
-        readers = [asyncio.create_task(read(ws)) for _, _, ws in sessions]
         say({"ready": len(players)})
 
         async def bet(i: int, base: str, headers: dict[str, str]) -> None:
@@ -107,10 +164,9 @@ async def run(secret: str, table: str, concurrency: int, bases: list[str], first
                 say({"card": code, "at": got.get(code, [])})
             else:
                 break
-        for task in readers:
-            task.cancel()
         for _, _, ws in sessions:
-            await ws.close()
+            if ws.transport is not None:
+                ws.transport.close()
 
 
 def main() -> None:
