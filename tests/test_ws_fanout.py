@@ -28,6 +28,7 @@ class Transport:
     def __init__(self) -> None:
         self.writes: list[bytes] = []
         self.held = 0  # bytes the client has not read yet (the bound looks at this)
+        self.aborted = False
 
     def write(self, data: bytes) -> None:
         self.writes.append(data)
@@ -36,7 +37,10 @@ class Transport:
         return self.held
 
     def is_closing(self) -> bool:
-        return False
+        return self.aborted
+
+    def abort(self) -> None:
+        self.aborted = True
 
     def messages(self) -> list[dict[str, Any]]:
         return [json.loads(payload(f)) for f in self.writes]
@@ -152,6 +156,9 @@ async def test_a_socket_over_its_bound_is_dropped_and_the_others_get_everything(
         "session_closed"]
     assert [m.get("event", {}).get("card") for m in fast.transport.messages()] == [
         None, "7c", "5d", None]
+    await slow.sender()  # it reads nothing: its socket is cut, not closed politely
+    assert slow.transport.aborted and slow.ws.closed is None
+    assert not fast.transport.aborted
 
 
 async def test_a_burst_costs_one_state_shared_by_alike_players_and_none_if_unchanged(service):

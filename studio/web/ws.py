@@ -188,6 +188,11 @@ class Connection:
         while True:
             msg = await self.queue.get()
             if msg is _CLOSE:
+                transport = self.transport
+                if transport is not None and transport.get_write_buffer_size() > \
+                        self.max_buffer:  # it reads nothing: no goodbye, its buffer freed now
+                    transport.abort()
+                    return
                 code, reason = self.closing or (4000, "closed")
                 await self.ws.close(code=code, message=reason.encode())
                 return
