@@ -3,8 +3,10 @@
 Server -> client messages:
 
     {"type": "state", "table": {...}, "balance": {...}?, "session": {...}?}
-        first, on every (re)connection, and again after each burst of events (coalesced):
-        the client renders the table from it, so a reconnection restores the whole view.
+        first, on every (re)connection, with the session and the balance; again after each
+        burst of events that changed the table as this player sees it (coalesced; the balance
+        when it may have changed): the client renders the table from it, so a reconnection
+        restores the whole view.
     {"type": "event", "event": {...}}      each table event this client may see, in order
     {"type": "pong"}                       answer to {"type": "ping"}
     {"type": "error", "error": {code, message}}   a message of the client was refused
