@@ -18,6 +18,7 @@ import re
 import signal
 import socket
 import uuid
+from collections.abc import Awaitable, Callable
 
 import aiohttp
 
@@ -53,8 +54,11 @@ async def until(ws, kind: str, seen: list[dict]) -> dict:
                 return msg["event"]
 
 
-async def test_two_edges_and_a_table_process_and_an_edge_killed(tmp_path) -> None:
-    env = {**os.environ, "TMPDIR": str(tmp_path), "STUDIO_SECRET": SECRET}
+async def _with_cluster(tmp_path, body: Callable[..., Awaitable[None]],
+                        **more_env: str) -> None:
+    """ann and bob credited, a NATS server of the test's own; `body(env, config, db, url,
+    running)` starts what it needs into `running`, stopped whatever happens."""
+    env = {**os.environ, "TMPDIR": str(tmp_path), "STUDIO_SECRET": SECRET, **more_env}
     config = _config(tmp_path)
     db = f"sqlite:///{tmp_path / 'studio.db'}"
     store = Store.open(db)
@@ -65,7 +69,7 @@ async def test_two_edges_and_a_table_process_and_an_edge_killed(tmp_path) -> Non
     with nats_server() as url:
         running: list[Program] = []  # every process started, stopped whatever happens
         try:
-            await _cluster(env, config, db, url, running)
+            await body(env, config, db, url, running)
         finally:
             for p in reversed(running):
                 if p.proc.stdin is not None:
@@ -73,8 +77,10 @@ async def test_two_edges_and_a_table_process_and_an_edge_killed(tmp_path) -> Non
                 await p.end()
 
 
-async def _cluster(env: dict[str, str], config, db: str, url: str,
-                   running: list[Program]) -> None:
+async def _table_process(env: dict[str, str], config, db: str, url: str,
+                         running: list[Program]) -> tuple[Program, Program, Program, str]:
+    """The simulated shuffler and shoe, and the table process: (shuffler, shoe, table, the
+    staff pages' address)."""
     shuffler = await Program.start(env, "sim", "shuffler", "--table", TABLE,
                                    "--config", str(config))
     running.append(shuffler)
@@ -87,16 +93,42 @@ async def _cluster(env: dict[str, str], config, db: str, url: str,
     running.append(table)
     await table.until("reachable over NATS")
     line = await table.until("Studio serving on")
-    staff_base = re.search(r"(http://127\.0\.0\.1:\d+)", line).group(1)
+    return shuffler, shoe, table, re.search(r"(http://127\.0\.0\.1:\d+)", line).group(1)
+
+
+async def _tokens(env: dict[str, str], config, *players: str) -> dict[str, str]:
+    tokens = {}
+    for p in players:
+        code, out = await _run(env, "player-token", p, "--config", str(config))
+        assert code == 0, out
+        tokens[p] = out.strip()
+    return tokens
+
+
+async def _start(dealer: aiohttp.ClientSession, staff_base: str, sockets: list
+                 ) -> list[list[dict]]:
+    """The dealer starts the table; each socket's events until the window opens."""
+    async with dealer.post(f"{staff_base}/api/tables/{TABLE}/dealer", json={
+            "key": uuid.uuid4().hex, "command": "start"}) as r:
+        assert (await r.json())["ok"]
+    seen: list[list[dict]] = [[] for _ in sockets]
+    for ws, log in zip(sockets, seen, strict=True):
+        await until(ws, "betting_opened", log)
+    return seen
+
+
+async def test_two_edges_and_a_table_process_and_an_edge_killed(tmp_path) -> None:
+    await _with_cluster(tmp_path, _cluster)
+
+
+async def _cluster(env: dict[str, str], config, db: str, url: str,
+                   running: list[Program]) -> None:
+    shuffler, shoe, table, staff_base = await _table_process(env, config, db, url, running)
     edges = []
     for _ in range(2):
         edges.append(await edge(env, config, db, url))
         running.append(edges[-1][0])
-    tokens = {}
-    for p in ("ann", "bob"):
-        code, out = await _run(env, "player-token", p, "--config", str(config))
-        assert code == 0, out
-        tokens[p] = out.strip()
+    tokens = await _tokens(env, config, "ann", "bob")
     await shuffler.say("shuffle S-1")
     await shoe.say("deck S-1")
     jar = aiohttp.CookieJar(unsafe=True)
@@ -114,12 +146,7 @@ async def _cluster(env: dict[str, str], config, db: str, url: str,
             sockets.append(await s.ws_connect(
                 f"{base}/ws/player?token={tokens[p]}&session={joined['session_id']}",
                 headers={"Origin": base}))
-        async with dealer.post(f"{staff_base}/api/tables/{TABLE}/dealer", json={
-                "key": uuid.uuid4().hex, "command": "start"}) as r:
-            assert (await r.json())["ok"]
-        seen: list[list[dict]] = [[], []]
-        for ws, log in zip(sockets, seen, strict=True):
-            await until(ws, "betting_opened", log)
+        seen = await _start(dealer, staff_base, sockets)
         for s, (_, base), h, pos in ((a, edges[0], ann_h, 1), (b, edges[1], bob_h, 2)):
             async with s.post(f"{base}/api/player/bets", headers=h, json={
                     "key": uuid.uuid4().hex,
@@ -224,47 +251,17 @@ async def test_a_player_who_never_reads_is_dropped_and_the_others_get_every_even
     goes on; that player is dropped (ws.too_slow), the edge is not held up and the players
     beside it get every event, in the same order."""
     metrics_token = "m" * 24
-    env = {**os.environ, "TMPDIR": str(tmp_path), "STUDIO_SECRET": SECRET,
-           "STUDIO_METRICS_TOKEN": metrics_token}
-    config = _config(tmp_path)
-    db = f"sqlite:///{tmp_path / 'studio.db'}"
-    store = Store.open(db)
-    with store.transaction() as tx:
-        for p in ("ann", "bob"):
-            ledger.credit(tx, f"deposit/{p}/1", p, 10_000)
-    store.dispose()
-    with nats_server() as url:
-        running: list[Program] = []
-        try:
-            shuffler = await Program.start(env, "sim", "shuffler", "--table", TABLE,
-                                           "--config", str(config))
-            running.append(shuffler)
-            shoe = await Program.start(env, "sim", "shoe", "--table", TABLE, "--config",
-                                       str(config))
-            running.append(shoe)
-            for sim in (shuffler, shoe):
-                await sim.until("ready port=")
-            table = await Program.start(env, "serve", "--role", "table", "--nats", url,
-                                        "--config", str(config), "--port", "0",
-                                        "--database", db)
-            running.append(table)
-            line = await table.until("Studio serving on")
-            staff_base = re.search(r"(http://127\.0\.0\.1:\d+)", line).group(1)
-            program, base = await edge(env, config, db, url)
-            running.append(program)
-            tokens = {}
-            for p in ("ann", "bob", "cat"):
-                code, out = await _run(env, "player-token", p, "--config", str(config))
-                assert code == 0, out
-                tokens[p] = out.strip()
-            await shuffler.say("shuffle S-1")
-            await shoe.say("deck S-1")
-            await _slow_consumer(base, staff_base, tokens, shoe, metrics_token)
-        finally:
-            for p in reversed(running):
-                if p.proc.stdin is not None:
-                    p.proc.stdin.close()
-                await p.end()
+
+    async def body(env: dict[str, str], config, db: str, url: str,
+                   running: list[Program]) -> None:
+        shuffler, shoe, _, staff_base = await _table_process(env, config, db, url, running)
+        program, base = await edge(env, config, db, url)
+        running.append(program)
+        tokens = await _tokens(env, config, "ann", "bob", "cat")
+        await shuffler.say("shuffle S-1")
+        await shoe.say("deck S-1")
+        await _slow_consumer(base, staff_base, tokens, shoe, metrics_token)
+    await _with_cluster(tmp_path, body, STUDIO_METRICS_TOKEN=metrics_token)
 
 
 async def _slow_consumer(base: str, staff_base: str, tokens: dict[str, str], shoe: Program,
@@ -283,12 +280,7 @@ async def _slow_consumer(base: str, staff_base: str, tokens: dict[str, str], sho
         cat, _ = await join(s, base, tokens["cat"])
         slow = _slow_socket(base, tokens["cat"], cat["session_id"])
         try:
-            async with dealer.post(f"{staff_base}/api/tables/{TABLE}/dealer", json={
-                    "key": uuid.uuid4().hex, "command": "start"}) as r:
-                assert (await r.json())["ok"]
-            seen: list[list[dict]] = [[], []]
-            for ws, log in zip(sockets, seen, strict=True):
-                await until(ws, "betting_opened", log)
+            seen = await _start(dealer, staff_base, sockets)
             flood = asyncio.create_task(asyncio.to_thread(_flood, slow, 200_000))
             for p, pos in (("ann", 1), ("bob", 2)):
                 async with s.post(f"{base}/api/player/bets", headers=heads[p], json={

@@ -141,6 +141,7 @@ class TableService:
         self._due: OrderedDict[int, Callable[[], None]] = OrderedDict()
         self._scheduled = False  # a turn of the pump is waiting for the loop
         self._states_turn = False  # the states owed go out in this turn of the pump
+        self._pumping = False
         self.states_held = False  # the views are being fetched (an edge): states wait
         # cents a player holds at an operator's wallet (the studio's ledger holds the rest)
         self.outside_money: Callable[[str], int] = lambda player: 0
@@ -210,10 +211,17 @@ class TableService:
         self._kick()
 
     def _kick(self) -> None:
-        if not self._scheduled:
-            self._pump()
+        if not self._scheduled and not self._pumping:  # (an event published by a client
+            self._pump()                               # as it is delivered waits its turn)
 
     def _pump(self) -> None:
+        self._pumping = True
+        try:
+            self._pump_once()
+        finally:
+            self._pumping = False
+
+    def _pump_once(self) -> None:
         """Deliver up to FANOUT_CHUNK messages, then let the event loop run (a serial
         reader, a timer, another table) before the next chunk: 10,000 players never hold
         the loop for the whole fan-out. The states owed go out once every event has."""
