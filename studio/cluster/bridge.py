@@ -91,26 +91,31 @@ class TableBridge:
 
     async def _publisher(self) -> None:
         """Each burst's events first, on the wire at once; then the views of the players it
-        may have changed (thousands of them at a full table: built after the events left,
-        so that no player waits for them to see a card). A view goes out only when it
-        differs from the one last sent for the round; the views are as they are when built,
-        never older than the burst."""
+        may have changed (thousands at a full table), built a few hundred at a time with a
+        turn of the loop between: a command, and the next burst's events, never wait for
+        them. A view goes out only when it differs from the one last sent for the round; it
+        is as it is when built (never older than its burst); the last message of the views
+        owed so far says so ("last"), and the edges' states wait for it."""
         subject = wire.subject(self.table_id, "burst")
+        pending: set[str] = set()
         while True:
-            seq, messages, named = await self._out.get()
+            if pending and self._out.empty():
+                chunk = [pending.pop() for _ in range(min(wire.MAX_PERSONAL, len(pending)))]
+                changed = self._changed(chunk)
+                if changed or not pending:
+                    await self.nc.publish(subject, wire.encode({
+                        "epoch": self.epoch, "seq": self.seq, "personal": dict(changed),
+                        "last": not pending}))
+                await asyncio.sleep(0)
+                continue
+            _, messages, named = await self._out.get()
             for data in messages:
                 await self.nc.publish(subject, data)
-            if not named:
-                continue
-            await self.nc.flush()
-            changed = self._changed(named)
-            for first in range(0, max(1, len(changed)), wire.MAX_PERSONAL):
-                await self.nc.publish(subject, wire.encode({
-                    "epoch": self.epoch, "seq": seq, "personal": dict(
-                        changed[first:first + wire.MAX_PERSONAL]),
-                    "last": first + wire.MAX_PERSONAL >= len(changed)}))
+            pending |= named
+            if pending:
+                await self.nc.flush()  # the events leave before the views are built
 
-    def _changed(self, players: set[str]) -> list[tuple[str, dict[str, Any]]]:
+    def _changed(self, players: list[str]) -> list[tuple[str, dict[str, Any]]]:
         state = getattr(self.actor, "state", None)
         round_id = getattr(state, "round_id", None)
         out = []

@@ -204,18 +204,21 @@ class RemoteActor:
             self.hold_states(True)
         for audience, event in events:
             self.hub.publish(self.table_id, audience, event)
-        if not data.get("views"):
-            self.seq = data["seq"]  # last: the burst is handed on whole
+        self.seq = data["seq"]  # last: the burst's events are handed on whole
+
+    @property
+    def settled(self) -> bool:
+        """No views on their way: every state is the table's."""
+        return self._viewing is None
 
     def _views(self, data: dict[str, Any]) -> None:
-        """The views a burst changed: the states its players are owed can go out."""
-        if data["epoch"] != self.epoch or data["seq"] != self._viewing:
-            return  # a burst a sync already covered
+        """Views the bursts changed; with the last of those owed, the states can go out."""
+        if data["epoch"] != self.epoch or self._viewing is None:
+            return  # the views a sync already brought
         for player, mine in data["personal"].items():
             self._personal[player] = (self._round_id(), mine)
         if data["last"]:
             self._viewing = None
-            self.seq = max(self.seq, data["seq"])  # handed on whole (a sync may be ahead)
             self.hold_states(False)
 
 

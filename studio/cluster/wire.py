@@ -9,7 +9,8 @@
                                  public snapshot after the burst and "views": whether the
                                  players' views follow; then, if they do, {"seq",
                                  "personal": {player: {...}}, "last"}: the views that changed,
-                                 at most MAX_PERSONAL a message
+                                 at most MAX_PERSONAL a message, maybe after the next
+                                 burst's events; "last": every view owed so far is out
     studio.table.<table>.presence  {"player", "here"}: a player's socket opened or closed
 
 A table id is [a-z0-9-]: a subject token as it is. Player ids travel inside messages only
@@ -22,8 +23,9 @@ import json
 from typing import Any
 
 MAX_PART = 512 * 1024  # under NATS's default 1 MiB payload
-# the most personal views one message carries (a few hundred kB: under NATS's 1 MiB)
-MAX_PERSONAL = 2_000
+# the most personal views built at once (a few ms of the table's loop) and carried by one
+# message (well under NATS's 1 MiB)
+MAX_PERSONAL = 500
 # what an edge may ask the table to do: the actor's methods the player API calls
 METHODS = frozenset({"place_bets", "cancel_bets", "repeat_bets", "set_autoplay", "decide",
                      "deal", "submit"})
