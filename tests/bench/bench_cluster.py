@@ -1,16 +1,34 @@
 """Players at one table across processes, measured by a load client with real player
 sessions over WebSockets on 127.0.0.1 (bounded in count and time; it stops by itself):
 
-    .venv/bin/python -m tests.bench.bench_cluster [--players 1000,5000,10000] [--edges 1,2]
+    PYTHONPATH=. .venv/bin/python -m tests.bench.bench_cluster \
+        [--players 1000,5000,10000] [--edges 1,2] [--clients K]
 
-For each N and each shape (the single process of today, `studio serve`, as the baseline; a
-table process with 1 or 2 edges over NATS, `studio serve --role table|edge`): N players join
+For each N and each shape (the single process, `studio serve`, as the baseline; a table
+process with 1 or 2 edges over NATS, `studio serve --role table|edge`): N players join
 (spread over the edges), open their WebSockets, bet in one window (bets per second through
 the edges), then the dealer keys cards in: for each card, the time from the dealer's command
 to its `card_dealt` reaching each player, p50 and p99 over the players, and to the last.
-Goal: 10,000 players, card to last player p99 <= 150 ms on this 2-core machine. The load
-client shares the machine with what it measures: its own reading of 10,000 sockets is in the
-figures, for every shape alike.
+The load client is K processes (tests/bench/load_client.py; default one per 2,500 players),
+each reading its share of the sockets as bytes and noting arrivals on CLOCK_MONOTONIC: one
+Python process reading 10,000 sockets through aiohttp was the slowest part of the figures.
+
+Measured 2026-11-25 (the whole default run above, one command; this 2-core machine shared
+with another engineer's model training, load average 3-7 throughout):
+
+     1,000  baseline p50  38 ms, p99 117 ms | 1 edge  42 / 71 ms | 2 edges  28 / 90 ms
+     5,000  baseline p50 125 ms, p99 208 ms | 1 edge 161 / 319   | 2 edges 223 / 463
+    10,000  baseline p50 200 ms, p99 338 ms | 1 edge 320 / 605   | 2 edges 199 / 469
+    bets/s: baseline 224 / 236 / 421, 1 edge 179 / 152 / 205, 2 edges 156 / 182 / 284
+
+Before this change (a sender task per player; edges fetching every view before handing a
+burst's events on), by its own one-process aiohttp client: 1,000 p99 ~110-120 ms, 10,000
+through edges p99 2.6-3.7 s; by this benchmark with its load processes still reading
+through aiohttp, 1,000 players, runs of their own minutes apart: before, one process p99
+172 ms and 1 edge 159 ms; this code, 76 ms and 119 ms. The goal,
+10,000 players with card to last player p99 <= 150 ms on this 2-core machine, is not met:
+the table process, the edges and the load processes share two cores, and each card is
+10,000 socket writes (and 10,000 states after it) on the server and as many reads here.
 """
 
 from __future__ import annotations
