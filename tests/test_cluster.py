@@ -39,7 +39,8 @@ async def settled(bridge: TableBridge, *edges: Edge) -> None:
     for e in edges:
         await e.table.actor.nc.flush()
     for _ in range(200):
-        if all(e.table.actor.seq == bridge.seq for e in edges) and bridge._out.empty():
+        if all(e.table.actor.seq == bridge.seq and e.table.actor.settled for e in edges) \
+                and bridge._out.empty():
             return
         await bridge.nc.flush()
         for e in edges:
@@ -47,11 +48,11 @@ async def settled(bridge: TableBridge, *edges: Edge) -> None:
     raise AssertionError(f"edges at {[e.table.actor.seq for e in edges]}, table {bridge.seq}")
 
 
-@pytest.mark.parametrize("max_personal", [2_000, 1])
+@pytest.mark.parametrize("max_personal", [500, 1])
 async def test_players_on_two_edges_bet_in_one_window_and_see_the_same_events(
         store, nats_url, monkeypatch, max_personal):
-    """`max_personal` 1: every burst carries too many players' views: the edges fetch them
-    before they hand the burst's events to their players."""
+    """`max_personal` 1: the players' views follow a burst one a message, built one at a
+    time: the edges' states wait for the last of them."""
     from studio.cluster import wire
 
     monkeypatch.setattr(wire, "MAX_PERSONAL", max_personal)

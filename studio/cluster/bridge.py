@@ -3,9 +3,10 @@ the actor (the single writer, unchanged); what the actor publishes goes out once
 with the state after it, to every edge at once.
 
 A burst is what the actor published between two turns of the event loop. It goes out as one
-message (in parts, in order, if it is large) carrying the events, the public snapshot after
-them, and the personal view of each player they named: an edge builds every one of its
-players' states from that without asking (`studio.cluster.remote`).
+message (in parts, in order, if it is large) carrying the events and the public snapshot
+after them, then the personal views that changed of the players it may concern, in parts of
+their own: an edge hands the events to its players at once and builds their states once the
+views are in (`studio.cluster.remote`), without asking.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ class TableBridge:
         self._burst: list[tuple[str, dict[str, Any]]] = []
         self._named: set[str] = set()
         self._flushing = False
-        self._out: asyncio.Queue[list[bytes]] = asyncio.Queue()  # bursts, in order
+        # bursts, in order: (seq, the events' messages, the players whose views may change)
+        self._out: asyncio.Queue[tuple[int, list[bytes], set[str]]] = asyncio.Queue()
+        self._sent: dict[str, tuple[str | None, bytes]] = {}  # player -> (round, view) sent
         self._subs: list[Any] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._unsubscribe = lambda: None
@@ -67,17 +70,14 @@ class TableBridge:
             asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
-        """The burst so far, with the state after it, queued for the wire as one message."""
+        """The burst so far, with the public state after it, queued for the wire; the players'
+        views follow it (`_publisher`)."""
         self._flushing = False
         events, named = self._burst, self._named
         self._burst, self._named = [], set()
         self.seq += 1
-        public = any(audience == "public" for audience, _ in events)
-        if public:  # a card, a decision asked: the view of everyone in the round may change
-            named |= self.actor.round_players()
-        stale = len(named) > wire.MAX_PERSONAL
-        if stale:  # too many to send at once: the edges fetch them (`sync`) as they need
-            named = {p for audience, e in events for p in wire.named_players(audience, e)}
+        if any(audience == "public" for audience, _ in events):  # a card, a decision asked:
+            named |= self.actor.round_players()  # the view of everyone in the round may change
         chunks = wire.parts(events)
         messages = []
         for i, chunk in enumerate(chunks, start=1):
@@ -85,16 +85,47 @@ class TableBridge:
                                        "parts": len(chunks), "events": chunk}
             if i == len(chunks):
                 message["public"] = self.actor.snapshot("public")
-                message["personal"] = {p: self.actor.personal(p) for p in named}
-                message["stale"] = stale
+                message["views"] = bool(named)
             messages.append(wire.encode(message))
-        self._out.put_nowait(messages)
+        self._out.put_nowait((self.seq, messages, named))
 
     async def _publisher(self) -> None:
+        """Each burst's events first, on the wire at once; then the views of the players it
+        may have changed (thousands at a full table), built a few hundred at a time with a
+        turn of the loop between: a command, and the next burst's events, never wait for
+        them. A view goes out only when it differs from the one last sent for the round; it
+        is as it is when built (never older than its burst); the last message of the views
+        owed so far says so ("last"), and the edges' states wait for it."""
         subject = wire.subject(self.table_id, "burst")
+        pending: set[str] = set()
         while True:
-            for data in await self._out.get():
+            if pending and self._out.empty():
+                chunk = [pending.pop() for _ in range(min(wire.MAX_PERSONAL, len(pending)))]
+                changed = self._changed(chunk)
+                if changed or not pending:
+                    await self.nc.publish(subject, wire.encode({
+                        "epoch": self.epoch, "seq": self.seq, "personal": dict(changed),
+                        "last": not pending}))
+                await asyncio.sleep(0)
+                continue
+            _, messages, named = await self._out.get()
+            for data in messages:
                 await self.nc.publish(subject, data)
+            pending |= named
+            if pending:
+                await self.nc.flush()  # the events leave before the views are built
+
+    def _changed(self, players: list[str]) -> list[tuple[str, dict[str, Any]]]:
+        state = getattr(self.actor, "state", None)
+        round_id = getattr(state, "round_id", None)
+        out = []
+        for p in players:
+            mine = self.actor.personal(p)
+            key = (round_id, wire.encode(mine))
+            if self._sent.get(p) != key:
+                self._sent[p] = key
+                out.append((p, mine))
+        return out
 
     # -- in: commands, state, presence ----------------------------------------------------
 

@@ -3,9 +3,10 @@
 `RemoteActor` stands where the `TableActor` stands for the web: its commands go to the table
 over NATS (request/reply, the idempotency keys unchanged), its snapshot is the public state
 the last burst carried plus each player's personal view. Each burst's events are published
-on a hub of the edge's own, so the edge's `TableService` fans them out to its players as a
-table process would: each event encoded once per audience form, each player's state built
-from the public part encoded once (`TableService.state_text`).
+on a hub of the edge's own as soon as they arrive, so the edge's `TableService` fans them out
+to its players as a table process would (each event framed once per audience form); the
+players' states after the burst wait for the views that follow it, then go out shared by
+every player whose part is the same (`TableService.shared_state`).
 
 A burst missed (a gap in the sequence, a reconnection to NATS) makes the edge ask the table
 for the state again (`sync`) and send every player a fresh state: never a guess.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -56,6 +58,9 @@ class RemoteActor:
         self.command_observer = None
         self._parts: list[list[Any]] = []
         self._sub: Any = None
+        self._viewing: int | None = None  # the burst whose players' views are on their way
+        # the fan-out's: the players' states wait while their views are on their way
+        self.hold_states: Callable[[bool], None] = lambda held: None
 
     # -- what the web reads ---------------------------------------------------------------
 
@@ -168,6 +173,9 @@ class RemoteActor:
 
     async def _on_burst(self, msg: Any) -> None:
         data = wire.decode(msg.data)
+        if "personal" in data:
+            self._views(data)
+            return
         self._parts.append(data["events"])
         if data["part"] < data["parts"]:
             return
@@ -179,32 +187,39 @@ class RemoteActor:
         if not restarted and data["seq"] <= self.seq:
             return  # already in the state a sync brought
         gap = restarted or (self.seq and data["seq"] != self.seq + 1)
-        if gap:  # a burst went missing, or the table process restarted (its round in flight
-            # void and refunded by its recovery): the whole state again, every player told
+        if gap:  # a burst (or its views) went missing, or the table process restarted (its
+            # round in flight void and refunded by its recovery): the whole state again,
+            # every player told
             log.warning("table %s: burst %d after %d; syncing", self.table_id, data["seq"],
                         self.seq)
             await self.sync(list(self._personal))
+            self._viewing = None
+            self.hold_states(False)
             self.hub.publish(self.table_id, "public", {"type": "resync",
                                                        "table_id": self.table_id})
             return
         self.public = data["public"]
-        for player, mine in data["personal"].items():
-            self._personal[player] = (self._round_id(), mine)
-        if data.get("stale"):  # more views changed than a burst carries: fetched first, so
-            # that the state each player gets after these events is already the new one
-            await self._refresh([p for p in self._personal if p not in data["personal"]])
+        if data.get("views"):  # the players' states wait for their views; the events do not
+            self._viewing = data["seq"]
+            self.hold_states(True)
         for audience, event in events:
             self.hub.publish(self.table_id, audience, event)
-        self.seq = data["seq"]  # last: the burst is handed on whole
+        self.seq = data["seq"]  # last: the burst's events are handed on whole
 
-    async def _refresh(self, players: list[str]) -> None:
-        """These players' views, from the table, in batches (bursts wait meanwhile: they are
-        handled in order)."""
-        for first in range(0, len(players), wire.SYNC_BATCH):
-            msg = await self.nc.request(wire.subject(self.table_id, "sync"), wire.encode(
-                {"players": players[first:first + wire.SYNC_BATCH]}), timeout=TIMEOUT_S)
-            for player, mine in wire.decode(msg.data)["personal"].items():
-                self._personal[player] = (self._round_id(), mine)
+    @property
+    def settled(self) -> bool:
+        """No views on their way: every state is the table's."""
+        return self._viewing is None
+
+    def _views(self, data: dict[str, Any]) -> None:
+        """Views the bursts changed; with the last of those owed, the states can go out."""
+        if data["epoch"] != self.epoch or self._viewing is None:
+            return  # the views a sync already brought
+        for player, mine in data["personal"].items():
+            self._personal[player] = (self._round_id(), mine)
+        if data["last"]:
+            self._viewing = None
+            self.hold_states(False)
 
 
 class RemoteTable(TableService):
@@ -212,6 +227,7 @@ class RemoteTable(TableService):
 
     def __init__(self, cfg: Any, store: Store, clock: Clock, nc: Any) -> None:
         super().__init__(RemoteActor(cfg, store, clock, nc), clock)
+        self.actor.hold_states = self.hold_states
 
     async def start(self) -> None:
         await self.actor.start()

@@ -6,8 +6,11 @@
     studio.table.<table>.burst   one burst of the table's events, in order, in parts of at
                                  most MAX_PART bytes: {"seq", "part", "parts", "events":
                                  [[audience, event], ...]}; the last part also carries the
-                                 public snapshot after the burst and the personal view of
-                                 every player the burst named
+                                 public snapshot after the burst and "views": whether the
+                                 players' views follow; then, if they do, {"seq",
+                                 "personal": {player: {...}}, "last"}: the views that changed,
+                                 at most MAX_PERSONAL a message, maybe after the next
+                                 burst's events; "last": every view owed so far is out
     studio.table.<table>.presence  {"player", "here"}: a player's socket opened or closed
 
 A table id is [a-z0-9-]: a subject token as it is. Player ids travel inside messages only
@@ -20,10 +23,9 @@ import json
 from typing import Any
 
 MAX_PART = 512 * 1024  # under NATS's default 1 MiB payload
-# the most personal views a burst carries; a burst that changes more marks them stale and the
-# edges ask for them (`sync`, in batches), so that no burst grows with the table
-MAX_PERSONAL = 2_000
-SYNC_BATCH = 1_000
+# the most personal views built at once (a few ms of the table's loop) and carried by one
+# message (well under NATS's 1 MiB)
+MAX_PERSONAL = 500
 # what an edge may ask the table to do: the actor's methods the player API calls
 METHODS = frozenset({"place_bets", "cancel_bets", "repeat_bets", "set_autoplay", "decide",
                      "deal", "submit"})

@@ -277,7 +277,10 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     except WebError as e:
         return await wsmod.refuse(request, e)
     await prepared(table, who.id)
-    ws = web.WebSocketResponse(heartbeat=30)
+    # no permessage-deflate: a message shared by thousands of players is framed once and
+    # the same bytes written to each (studio/web/frames.py); deflate would cost a compression
+    # per player per message, the very cost the fan-out avoids
+    ws = web.WebSocketResponse(heartbeat=30, compress=False)
     await ws.prepare(request)
 
     def state_message(with_balance: bool) -> str:
@@ -291,7 +294,8 @@ async def websocket(request: web.Request) -> web.StreamResponse:
             text += ',"balance":' + json.dumps(table.balance(who.id), separators=(",", ":"))
         return text + "}"
 
-    conn = wsmod.Connection(ws, table, who.audience, state_message)
+    conn = wsmod.Connection(ws, table, who.audience, state_message, shared_state=True,
+                            transport=None if ws.compress else request.transport)
     if session.closed:  # closed while we were shaking hands
         conn.close(session.closed)
     session.sockets.append(conn)  # a session holds a few sockets: a new one drops the oldest

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -21,14 +21,15 @@ from studio import ledger
 from studio.clock import Clock
 from studio.table.actor import TableActor
 from studio.table.devices import AttachedDevices
+from studio.web.frames import Outgoing
 from studio.web.history import HistoryProjection
 
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[dict[str, Any]], None]
 # A client that takes an event already encoded: (the JSON text of {"type": "event",
-# "event": ...}, the event). The text is made once per audience and variant, not per client.
-DeliverText = Callable[[str, dict[str, Any]], None]
+# "event": ...} and its frame, the event). Made once per audience and variant, not per client.
+DeliverText = Callable[[Outgoing, dict[str, Any]], None]
 
 
 @dataclass
@@ -73,7 +74,7 @@ class _Delivery:
         self.targets = targets
         self.plain = plain  # the same message for every target (no redaction)
         self.index = 0
-        self.forms: dict[Any, tuple[dict[str, Any], str | None]] = {}
+        self.forms: dict[Any, tuple[dict[str, Any], Outgoing | None]] = {}
         self.named = event.get("player") if "player" in event else None
         self.listed = set(event["players"]) if isinstance(event.get("players"), list) else None
 
@@ -81,7 +82,7 @@ class _Delivery:
     def done(self) -> bool:
         return self.index >= len(self.targets)
 
-    def form(self, sub: Subscriber) -> tuple[dict[str, Any], str | None]:
+    def form(self, sub: Subscriber) -> tuple[dict[str, Any], Outgoing | None]:
         player = sub.player
         if self.plain or self.audience != "public" or player is None:
             key: Any = "as-is"
@@ -93,8 +94,8 @@ class _Delivery:
             message = self.event if key == "as-is" else redact_for_player(self.event, player)
             got = self.forms[key] = (message, None)
         if sub.deliver_text is not None and got[1] is None:
-            got = self.forms[key] = (got[0], json.dumps({"type": "event", "event": got[0]},
-                                                         separators=(",", ":")))
+            got = self.forms[key] = (got[0], Outgoing(json.dumps(
+                {"type": "event", "event": got[0]}, separators=(",", ":"))))
         return got
 
     def run(self, budget: int, table_id: str) -> int:
@@ -106,7 +107,7 @@ class _Delivery:
             budget -= 1
             try:
                 message, text = self.form(sub)
-                if sub.deliver_text is not None:
+                if sub.deliver_text is not None and text is not None:
                     sub.deliver_text(text, message)
                 else:
                     sub.deliver(message)
@@ -133,6 +134,15 @@ class TableService:
         self._paused_seen = False
         self.on_drop: Callable[[], None] = lambda: None  # a client dropped (the metrics)
         self._public: tuple[Any, str, str | None] = (None, "", None)  # (key, head, round)
+        # the players' states after a burst, by personal part, on the public part above
+        self._shared: dict[str, Outgoing] = {}
+        self._shared_time = "0"
+        # the clients owed a state once the events in flight are out (`state_due`), in order
+        self._due: OrderedDict[int, Callable[[], None]] = OrderedDict()
+        self._scheduled = False  # a turn of the pump is waiting for the loop
+        self._states_turn = False  # the states owed go out in this turn of the pump
+        self._pumping = False
+        self.states_held = False  # the views are being fetched (an edge): states wait
         # cents a player holds at an operator's wallet (the studio's ledger holds the rest)
         self.outside_money: Callable[[str], int] = lambda player: 0
 
@@ -178,29 +188,71 @@ class TableService:
         self._queue(_Delivery(event, audience, targets))
 
     async def delivered(self) -> None:
-        """Until every event published so far has reached every subscriber."""
-        while self._pending:
+        """Until every event published so far, and the states after it, reached every
+        subscriber."""
+        while self._pending or (self._due and not self.states_held):
             await asyncio.sleep(0)
+
+    def state_due(self, key: int, send: Callable[[], None]) -> None:
+        """A client is owed a state after the events in flight (`send`, once, after them all:
+        a burst of events costs each client one state, not one per event)."""
+        self._due[key] = send
+
+    def hold_states(self, held: bool) -> None:
+        """The personal views are on their way (an edge fetching them): states wait."""
+        self.states_held = held
+        if not held and self._due:
+            self._kick()
 
     def _queue(self, delivery: _Delivery) -> None:
         """Deliveries go out in order; whoever subscribed after an event was published does
         not get it (their state has it already)."""
         self._pending.append(delivery)
-        if len(self._pending) == 1:
-            self._pump()
+        self._kick()
+
+    def _kick(self) -> None:
+        if not self._scheduled and not self._pumping:  # (an event published by a client
+            self._pump()                               # as it is delivered waits its turn)
 
     def _pump(self) -> None:
+        self._pumping = True
+        try:
+            self._pump_once()
+        finally:
+            self._pumping = False
+
+    def _pump_once(self) -> None:
         """Deliver up to FANOUT_CHUNK messages, then let the event loop run (a serial
         reader, a timer, another table) before the next chunk: 10,000 players never hold
-        the loop for the whole fan-out."""
+        the loop for the whole fan-out. The states owed go out once every event has."""
+        self._scheduled = False
         budget = FANOUT_CHUNK
         while self._pending:
             d = self._pending[0]
             budget = d.run(budget, self.table_id)
             if budget <= 0 and not d.done:
-                asyncio.get_running_loop().call_soon(self._pump)
+                self._schedule()
                 return
             self._pending.popleft()
+        if self._due and not self.states_held and not self._states_turn:
+            self._states_turn = True  # the burst may go on in this turn of the loop: the
+            self._schedule()          # states wait for the next, coalesced
+            return
+        while self._due and not self.states_held:
+            if budget <= 0:
+                self._schedule()
+                return
+            budget -= 1
+            _, send = self._due.popitem(last=False)
+            try:
+                send()
+            except Exception:  # one broken client must not stop the others
+                log.exception("table %s: a state failed", self.table_id)
+        self._states_turn = False
+
+    def _schedule(self) -> None:
+        self._scheduled = True
+        asyncio.get_running_loop().call_soon(self._pump)
 
     def _track(self, audience: str, event: dict[str, Any]) -> None:
         kind = event.get("type")
@@ -264,22 +316,42 @@ class TableService:
         key wins when the client parses it). After a burst of events every connected player
         is sent this: ten thousand of them cost ten thousand small encodings, not ten
         thousand snapshots."""
+        head, body = self._table_text(audience)
+        return f'{head}{body},"server_time":{json.dumps(self.clock.now())}}}'
+
+    def shared_state(self, audience: str) -> Outgoing:
+        """A player's {"type": "state", "table"} message after a burst, shared by every
+        player whose part of it is the same (all who do not play, all who bet alike at a
+        seat): encoded and framed once for them all, and the very same object as long as
+        neither the table nor the player's part changed (the client skips it then). Its
+        server time is the time the table's public part last changed."""
+        head, body = self._table_text(audience)
+        out = self._shared.get(body)
+        if out is None:
+            out = self._shared[body] = Outgoing(
+                f'{{"type":"state","table":{head}{body},"server_time":{self._shared_time}}}}}')
+        return out
+
+    def _table_text(self, audience: str) -> tuple[str, str]:
+        """(the public part, without the round; the round with the player's part in it)."""
         key = (self.seq, self.actor.paused, self.actor.running, self.actor.changing_shoe)
         if self._public[0] != key:
             snap = self.view("public")
             del snap["server_time"]
             rnd = snap.pop("round")
-            self._public = (key, json.dumps(snap, separators=(",", ":"))[:-1],
-                            None if rnd is None else json.dumps(rnd, separators=(",", ":")))
+            head = json.dumps(snap, separators=(",", ":"))[:-1]
+            rnd_text = None if rnd is None else json.dumps(rnd, separators=(",", ":"))
+            if (head, rnd_text) != self._public[1:]:  # else the states built on it stand
+                self._shared = {}
+                self._shared_time = json.dumps(self.clock.now())
+            self._public = (key, head, rnd_text)
         _, head, rnd = self._public
         if rnd is None:
-            body = ',"round":null'
-        else:
-            player = audience.split(":", 1)[1]
-            mine = json.dumps(self.actor.personal(player), separators=(",", ":"))[1:-1]
-            body = ',"round":' + (rnd if not mine else
-                                  rnd[:-1] + ("," if rnd != "{}" else "") + mine + "}")
-        return f'{head}{body},"server_time":{json.dumps(self.clock.now())}}}'
+            return head, ',"round":null'
+        player = audience.split(":", 1)[1]
+        mine = json.dumps(self.actor.personal(player), separators=(",", ":"))[1:-1]
+        return head, ',"round":' + (rnd if not mine else
+                                    rnd[:-1] + ("," if rnd != "{}" else "") + mine + "}")
 
     def balance(self, player: str) -> dict[str, int]:
         """What the player may bet (the studio's ledger and an operator's wallet) and what

@@ -3,8 +3,10 @@
 Server -> client messages:
 
     {"type": "state", "table": {...}, "balance": {...}?, "session": {...}?}
-        first, on every (re)connection, and again after each burst of events (coalesced):
-        the client renders the table from it, so a reconnection restores the whole view.
+        first, on every (re)connection, with the session and the balance; again after each
+        burst of events that changed the table as this player sees it (coalesced; the balance
+        when it may have changed): the client renders the table from it, so a reconnection
+        restores the whole view.
     {"type": "event", "event": {...}}      each table event this client may see, in order
     {"type": "pong"}                       answer to {"type": "ping"}
     {"type": "error", "error": {code, message}}   a message of the client was refused
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -31,6 +34,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from studio.web.errors import WebError
+from studio.web.frames import Outgoing
 from studio.web.ratelimit import RateLimiter
 from studio.web.schemas import WsResync, parse_ws
 from studio.web.sessions import CLOSE_MESSAGES
@@ -39,6 +43,9 @@ from studio.web.tables import TableService
 log = logging.getLogger(__name__)
 
 MAX_QUEUE = 1000  # messages waiting for one client, whatever put them there
+# unsent bytes in one client's socket (past the kernel's buffers) before it is dropped: a few
+# hundred states, seconds of a round; a reader that far behind reconnects to a fresh state
+MAX_WRITE_BUFFER = 1 << 20
 MAX_SOCKETS_PER_SESSION = 3  # a session opening a fourth socket loses its oldest
 CLOSE_CODES = {"session.replaced": 4001, "session.inactive": 4002, "session.closed": 4003,
                "ws.too_slow": 4008, "ws.replaced": 4009}
@@ -54,18 +61,34 @@ def origin_allowed(request: web.Request, allowed: list[str]) -> bool:
 
 
 class Connection:
-    """One client's socket: a bounded queue of messages and a sender task."""
+    """One client's socket: a bounded queue of messages and a sender task.
+
+    With `transport` (a socket that takes frames as they are: no permessage-deflate), a
+    message shared by many clients is written straight to the socket when nothing waits
+    before it, in the fan-out's own loop, without waking this client's task; otherwise it
+    waits in the queue, in order. A client whose socket holds more than `max_buffer` unsent
+    bytes, or whose queue more than MAX_QUEUE messages, is dropped (4008): the server never
+    buffers without end for one slow reader, and the others are not held up."""
 
     def __init__(self, ws: web.WebSocketResponse, service: TableService, audience: str,
-                 state: Callable[[bool], dict[str, Any] | str]) -> None:
+                 state: Callable[[bool], dict[str, Any] | str], *,
+                 transport: asyncio.Transport | None = None, shared_state: bool = False,
+                 max_buffer: int = MAX_WRITE_BUFFER) -> None:
         self.ws = ws
         self.service = service
         self.audience = audience
         self._state = state  # state(with_balance) -> the "state" message (or its text)
+        # after a burst, the state as `service.shared_state` makes it (no session, no
+        # balance: both come when they change) rather than `state`
+        self._shared_state = shared_state
+        self.transport = transport
+        self.max_buffer = max_buffer
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.dirty = False
         self.balance_dirty = False
         self.closing: tuple[int, str] | None = None
+        self._last_state: Outgoing | None = None  # the shared state this client has
+        self.written = 0  # frames written straight to the socket (tests, metrics)
 
     def start(self) -> Callable[[], None]:
         """Queue the state and subscribe, in one synchronous step; returns the unsubscribe."""
@@ -73,20 +96,63 @@ class Connection:
         return self.service.subscribe(self.audience, self.deliver, self.deliver_text)
 
     def deliver(self, event: dict[str, Any]) -> None:
-        self.deliver_text(None, event)
+        self._take({"type": "event", "event": event}, event)
 
-    def deliver_text(self, text: str | None, event: dict[str, Any]) -> None:
-        """An event, already encoded once for every client that sees it in this form."""
-        if self.closing:
+    def deliver_text(self, out: Outgoing, event: dict[str, Any]) -> None:
+        """An event, already encoded (and framed) once for every client that sees it."""
+        self._take(out, event)
+
+    def _take(self, message: Any, event: dict[str, Any]) -> None:
+        if self.closing or not self._put(message):
             return
-        if self.queue.qsize() >= MAX_QUEUE:
-            self.close("ws.too_slow", "the connection could not keep up; reconnect")
-            return
-        self.queue.put_nowait(text if text is not None else {"type": "event", "event": event})
-        self.dirty = True
+        if not self.dirty:
+            self.dirty = True
+            self.service.state_due(id(self), self.send_state)
         if event.get("player") is not None or event.get("type") in (
                 "bet_refunded", "round_voided", "player_settled"):
             self.balance_dirty = True
+
+    def _put(self, message: Any) -> bool:
+        """Written now if nothing waits before it and the socket takes it, else queued;
+        False: the client was dropped instead."""
+        transport = self.transport
+        if transport is not None and isinstance(message, Outgoing) and self.queue.empty():
+            if transport.is_closing():
+                return False  # gone: the reader's end closes the connection
+            if transport.get_write_buffer_size() > self.max_buffer:
+                self.close("ws.too_slow", "the connection could not keep up; reconnect")
+                return False
+            transport.write(message.frame)
+            self.written += 1
+            return True
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.close("ws.too_slow", "the connection could not keep up; reconnect")
+            return False
+        self.queue.put_nowait(message)
+        return True
+
+    def send_state(self) -> None:
+        """The state after a burst, once its events are out: written now if the socket
+        takes frames and nothing waits; else the sender sends it when its queue drains."""
+        if self.closing or not self.dirty or self.transport is None or not self.queue.empty():
+            return
+        state = self._next_state()
+        if state is not None:
+            self._put(state if isinstance(state, Outgoing) else Outgoing(
+                state if isinstance(state, str) else json.dumps(state)))
+
+    def _next_state(self) -> Outgoing | dict[str, Any] | str | None:
+        """The state owed, or None if this client has it already."""
+        self.dirty = False
+        if self._shared_state and not self.balance_dirty:
+            out = self.service.shared_state(self.audience)
+            if out is self._last_state:
+                return None  # neither the table nor the player's part changed
+            self._last_state = out
+            return out
+        self._last_state = None
+        with_balance, self.balance_dirty = self.balance_dirty, False
+        return self._state(with_balance)
 
     def resync(self) -> None:
         self.dirty = self.balance_dirty = True
@@ -112,25 +178,29 @@ class Connection:
                                "message": message or CLOSE_MESSAGES.get(code, code)})
         self.queue.put_nowait(_CLOSE)
 
+    async def _send(self, msg: Any) -> None:
+        if isinstance(msg, Outgoing):
+            await self.ws.send_str(msg.text)  # encoded once for all its readers
+        elif isinstance(msg, str):
+            await self.ws.send_str(msg)
+        elif msg is not None:
+            await self.ws.send_json(msg)
+
     async def sender(self) -> None:
         while True:
             msg = await self.queue.get()
             if msg is _CLOSE:
+                transport = self.transport
+                if transport is not None and transport.get_write_buffer_size() > \
+                        self.max_buffer:  # it reads nothing: no goodbye, its buffer freed now
+                    transport.abort()
+                    return
                 code, reason = self.closing or (4000, "closed")
                 await self.ws.close(code=code, message=reason.encode())
                 return
-            if isinstance(msg, str):
-                await self.ws.send_str(msg)  # encoded once for all its readers
-            elif msg is not None:
-                await self.ws.send_json(msg)
+            await self._send(msg)
             if self.queue.empty() and self.dirty and not self.closing:
-                self.dirty = False
-                with_balance, self.balance_dirty = self.balance_dirty, False
-                state = self._state(with_balance)
-                if isinstance(state, str):
-                    await self.ws.send_str(state)  # already encoded (tables.state_text)
-                else:
-                    await self.ws.send_json(state)
+                await self._send(self._next_state())
 
 
 async def serve(request: web.Request, conn: Connection, limiter: RateLimiter,

@@ -1,0 +1,178 @@
+"""The fan-out to sockets that take frames as they are (studio/web/ws.py, frames.py): an event
+shared by many players is framed once and the same bytes written to each socket; a socket
+with messages waiting gets the event after them, in order; a socket holding more unsent bytes
+than its bound is dropped (4008) and the others still get everything; after a burst each
+player gets one state, shared by the players whose part is the same, and none when nothing
+changed for that player."""
+
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any
+
+import pytest
+
+from studio.web import ws as wsmod
+from studio.web.frames import text_frame
+from studio.web.tables import TableService
+from tests.table_harness import Harness
+
+CARD = {"type": "card_dealt", "table_id": "t", "round_id": "R", "card": "7c",
+        "source": "shoe", "to": "position", "position": 1}
+
+
+class Transport:
+    """A socket's write end: what was written, in order, and what it still holds."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.held = 0  # bytes the client has not read yet (the bound looks at this)
+        self.aborted = False
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+    def get_write_buffer_size(self) -> int:
+        return self.held
+
+    def is_closing(self) -> bool:
+        return self.aborted
+
+    def abort(self) -> None:
+        self.aborted = True
+
+    def messages(self) -> list[dict[str, Any]]:
+        return [json.loads(payload(f)) for f in self.writes]
+
+
+class Socket:
+    """aiohttp's side of the same socket: what the sender task sends lands on the same
+    transport, so the order of everything the client gets is one list."""
+
+    def __init__(self, transport: Transport) -> None:
+        self.transport = transport
+        self.closed: int | None = None
+
+    async def send_str(self, text: str) -> None:
+        self.transport.write(text_frame(text.encode()))
+
+    async def send_json(self, message: Any) -> None:
+        await self.send_str(json.dumps(message))
+
+    async def close(self, code: int, message: bytes) -> None:
+        self.closed = code
+
+
+def payload(frame: bytes) -> bytes:
+    """The text of one unmasked frame (what a client reads)."""
+    assert frame[0] == 0x81, "a final text frame"
+    n = frame[1]
+    assert not n & 0x80, "a server's frame is never masked"
+    if n == 126:
+        (n,), start = struct.unpack("!H", frame[2:4]), 4
+    elif n == 127:
+        (n,), start = struct.unpack("!Q", frame[2:10]), 10
+    else:
+        start = 2
+    assert len(frame) == start + n
+    return frame[start:]
+
+
+@pytest.fixture
+async def service(store):
+    h = Harness(store)
+    s = TableService(h.actor, h.clock)
+    yield s
+    s.close()
+    await h.actor.stop()
+
+
+def connect(service: TableService, player: str, max_buffer: int = wsmod.MAX_WRITE_BUFFER
+            ) -> wsmod.Connection:
+    """A connection whose first state has gone out (the sender's job: done here by hand)."""
+    transport = Transport()
+    conn = wsmod.Connection(Socket(transport), service, f"player:{player}",
+                            lambda with_balance: {"type": "state", "first": True},
+                            transport=transport, shared_state=True, max_buffer=max_buffer)
+    conn.start()
+    conn.queue.get_nowait()
+    transport.writes.append(text_frame(b'{"type":"state","first":true}'))
+    return conn
+
+
+def test_frames_of_every_length_read_back():
+    for n in (0, 125, 126, 65_535, 65_536):
+        assert payload(text_frame(b"x" * n)) == b"x" * n
+
+
+async def test_an_event_is_framed_once_and_the_same_bytes_go_to_every_socket(service):
+    conns = [connect(service, f"p{i}") for i in range(50)]
+    service.actor.hub.publish(service.table_id, "public", CARD)
+    await service.delivered()
+    frames = [c.transport.writes[1] for c in conns]
+    assert all(f is frames[0] for f in frames), "one frame object written to all"
+    assert json.loads(payload(frames[0])) == {"type": "event", "event": CARD}
+    assert all(c.queue.empty() for c in conns), "no sender task had anything to do"
+
+
+async def test_a_socket_with_messages_waiting_gets_the_event_after_them_in_order(service):
+    fast, slow = connect(service, "ann"), connect(service, "bob")
+    slow.send_now({"type": "pong"})  # waiting for bob's sender task
+    service.actor.hub.publish(service.table_id, "public", CARD)
+    service.actor.hub.publish(service.table_id, "public", {**CARD, "card": "5d"})
+    await service.delivered()
+    assert [m["type"] for m in fast.transport.messages()] == ["state", "event", "event",
+                                                             "state"]
+    assert len(slow.transport.writes) == 1, "nothing jumps the queue"
+    assert slow.queue.qsize() == 3
+    while not slow.queue.empty():  # the sender's turns, by hand
+        await _step(slow)
+    got = slow.transport.messages()
+    assert [m["type"] for m in got] == ["state", "pong", "event", "event", "state"]
+    assert [m["event"]["card"] for m in got if m["type"] == "event"] == ["7c", "5d"]
+    assert got[-1]["table"] == json.loads(service.shared_state("player:bob").text)["table"]
+
+
+async def _step(conn: wsmod.Connection) -> None:
+    """One message of the sender task (it waits on the queue between them)."""
+    msg = conn.queue.get_nowait()
+    await conn._send(msg)
+    if conn.queue.empty() and conn.dirty and not conn.closing:
+        await conn._send(conn._next_state())
+
+
+async def test_a_socket_over_its_bound_is_dropped_and_the_others_get_everything(service):
+    dropped: list[str] = []
+    service.on_drop = lambda: dropped.append("drop")
+    slow, fast = connect(service, "bob", max_buffer=1000), connect(service, "ann")
+    slow.transport.held = 1001  # the client stopped reading
+    service.actor.hub.publish(service.table_id, "public", CARD)
+    service.actor.hub.publish(service.table_id, "public", {**CARD, "card": "5d"})
+    await service.delivered()
+    assert slow.closing == (4008, "ws.too_slow") and dropped == ["drop"]
+    assert len(slow.transport.writes) == 1, "nothing more written to a dropped socket"
+    assert [m["type"] for m in slow.queue._queue if isinstance(m, dict)] == [
+        "session_closed"]
+    assert [m.get("event", {}).get("card") for m in fast.transport.messages()] == [
+        None, "7c", "5d", None]
+    await slow.sender()  # it reads nothing: its socket is cut, not closed politely
+    assert slow.transport.aborted and slow.ws.closed is None
+    assert not fast.transport.aborted
+
+
+async def test_a_burst_costs_one_state_shared_by_alike_players_and_none_if_unchanged(service):
+    conns = [connect(service, f"p{i}") for i in range(20)]
+    service.actor.hub.publish(service.table_id, "public", CARD)
+    service.actor.hub.publish(service.table_id, "public", {**CARD, "card": "5d"})
+    await service.delivered()
+    states = [c.transport.writes[-1] for c in conns]
+    assert [m["type"] for m in conns[0].transport.messages()] == ["state", "event", "event",
+                                                                 "state"]
+    assert all(s is states[0] for s in states), "players alike share one state's bytes"
+    assert json.loads(payload(states[0]))["table"]["table_id"] == service.table_id
+    # an event that changes nothing a player sees: the event, and no state after it
+    service.actor.hub.publish(service.table_id, "player:p0", {"type": "autoplay_noted"})
+    await service.delivered()
+    assert [m["type"] for m in conns[0].transport.messages()][4:] == ["event"]
+    assert len(conns[1].transport.writes) == 4
