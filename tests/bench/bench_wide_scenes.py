@@ -11,7 +11,23 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
-Last report (`.venv/bin/python -m tests.bench.bench_wide_scenes --scenes 300 --first-seed
+Last report, the issue's 2,000 scenes per deck (`.venv/bin/python -m
+tests.bench.bench_wide_scenes --scenes 2000 --first-seed 9600000 --no-baseline`, seeds
+9,600,000-9,601,999, never run before; the learned classifier in; a 2-core machine shared
+with other runs, so the ms are high), % right (cards) / false / mean ms:
+
+    deck        calibrated                    uncalibrated
+    napoletane  85.81% (5039/5872)  1  14.1   56.40% (3312/5872)  0  23.6
+    piacentine  83.77% (4649/5550)  1  14.5   47.06% (2612/5550)  0  21.3
+    french40    83.20% (4805/5775)  1  14.6   48.69% (2812/5775)  1  24.3
+    french52    82.20% (4668/5679)  2  16.7   47.74% (2711/5679)  6  27.9
+
+The false cards (seed:card@x,y), not looked at since: napoletane 9600105:3c, piacentine
+9601472:6c, french40 9600871:2s (uncalibrated 9601603:3b), french52 9600347:Ts and
+9600828:3s (uncalibrated also 9600471:3c, 9600565:Tb, 9601166:9b, 9601571:Tb, 9601970:4s).
+The goal (>= 99.5%, 0 false in 2,000 scenes per deck) is not met.
+
+The report before (`.venv/bin/python -m tests.bench.bench_wide_scenes --scenes 300 --first-seed
 9900000`, seeds nobody had run before; with the learned classifier, card_classifier.py; a busy
 shared 2-core machine, today's recogniser ran ~1.25x slower than in the report before),
 % right / false / mean ms:
@@ -22,7 +38,7 @@ shared 2-core machine, today's recogniser ran ~1.25x slower than in the report b
     french40    81.86%  0  14.6 ms     46.96%  0  24.6 ms     17.57%  0  4.7 ms   10.56%  0
     french52    83.21%  0  14.7 ms     49.64%  0  26.3 ms     18.61%  0  5.1 ms   11.31%  0
 
-The report before (--scenes 1000 --first-seed 9800000, without the classifier):
+And before it (--scenes 1000 --first-seed 9800000, without the classifier):
 
     deck        current calibrated     current uncalibrated   today's calibrated  uncalibrated
     napoletane  83.97%  0  10.6 ms     50.05%  0  17.2 ms     15.79%  0  3.6 ms   10.14%  0
