@@ -11,6 +11,12 @@ landing to the table having it, and ms per frame (grab, recognise, vote) over ev
 camera took, the felt lying still for --pace seconds after each card as between a dealer's
 cards: with the live path's tracking (tracking.py) against every frame recognised (the
 baseline, same run, same seed).
+
+Last run (`--rounds 10 --seed 3 --pace 2`, 2026-11-25, the learned classifier in): every frame
+recognised, 1,358 frames, mean 16.6 ms (median 12.4, p95 34.7); tracked, 1,423 frames of which
+353 recognised, mean 7.5 ms (median 2.6, p95 34.6): 0.45x. Each way every card reached the
+table 3 frames after it landed, no dispute. (The two runs deal different shuffles: 106 and 111
+cards.) Rendering the frame alone: 1.5 ms.
 """
 
 from __future__ import annotations
