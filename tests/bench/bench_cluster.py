@@ -13,7 +13,12 @@ The load client is K processes (tests/bench/load_client.py; default one per 2,50
 each reading its share of the sockets as bytes and noting arrivals on CLOCK_MONOTONIC: one
 Python process reading 10,000 sockets through aiohttp was the slowest part of the figures.
 
-Measured 2026-11-25 (the whole default run above, one command; this 2-core machine shared
+Measured 2026-11-25 on a quiet machine (`--players 10000 --edges 1,2`, nothing else
+running; 4 load processes): one process p50 110 ms, p99 185 ms, last 159 ms (median of 4
+cards); 1 edge 152 / 284 / 215 ms; 2 edges 199 / 348 / 298 ms; bets/s 690 / 363 / 365. On two
+cores the edges are processes more on the same cores, not more cores.
+
+Measured earlier that day (the whole default run above, one command; this 2-core machine shared
 with another engineer's model training, load average 3-7 throughout):
 
      1,000  baseline p50  38 ms, p99 117 ms | 1 edge  42 / 71 ms | 2 edges  28 / 90 ms
