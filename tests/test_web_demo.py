@@ -117,7 +117,7 @@ async def _a_card_through_shoe_and_camera(base: str, token: str, session: str,
                 seen.append(event)
                 if event.get("type") == "card_dealt":
                     break
-        except asyncio.TimeoutError:
+        except TimeoutError:
             async with t.get(f"{base}/api/tables/sem-live-1/devices") as r:
                 devices = await r.json()
             raise AssertionError(f"no card reached the players: {seen} {devices}") from None

@@ -167,7 +167,7 @@ class SimulatedDevices:
             dealt = await (self.shoe.deal(card) if card else self.shoe.deal_next())
             self._lay(dealt, target)
             if dealt is not None and self._lost() == lost:  # not a frame a fault dropped
-                with contextlib.suppress(asyncio.TimeoutError):  # a garbled frame never comes
+                with contextlib.suppress(TimeoutError):  # a garbled frame never comes
                     await asyncio.wait_for(self.attached.card_queued(queued + 1), LINK_WAIT_S)
         return dealt
 

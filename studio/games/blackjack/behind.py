@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from studio.games.bet_book import SpotBook
+from studio.games.bet_limits import check_round_total, check_spot
 from studio.games.blackjack import rules
 from studio.games.blackjack.rules import Action
 from studio.table.seam import Event, Placement, RoundError
@@ -98,14 +99,9 @@ class SeatBook(SpotBook):
                 low, high = ((lim.main_min, lim.main_max) if kind == MAIN
                              else (lim.side_min, lim.side_max))
             spot = stake(number, kind) + amount
-            if spot < low:
-                raise RoundError("bet.below_min", f"the minimum on this spot is {low} cents")
-            if spot > high:
-                raise RoundError("bet.above_max", f"the maximum on this spot is {high} cents")
+            check_spot(spot, low, high)
             total += amount
-            if total > lim.round_max_total:
-                raise RoundError("bet.round_limit",
-                                 f"at most {lim.round_max_total} cents in one round")
+            check_round_total(total, lim.round_max_total)
             local[(number, kind)] = local.get((number, kind), 0) + amount
             out.append(Placement(placement_id, player, number, kind, amount))
         return out

@@ -47,6 +47,7 @@ from studio.games.base import (
     void_round,
 )
 from studio.games.bet_book import SpotBook
+from studio.games.bet_limits import check_spot
 from studio.games.blackjack import rules
 from studio.games.blackjack.behind import (
     Behind,
@@ -265,10 +266,7 @@ class BetBook(SpotBook):
         for (position, kind), stake in spots.items():
             low, high = ((lim.main_min, lim.main_max) if kind == MAIN
                          else (lim.side_min, lim.side_max))
-            if stake < low:
-                raise RoundError("bet.below_min", f"the minimum on {kind} is {low} cents")
-            if stake > high:
-                raise RoundError("bet.above_max", f"the maximum on {kind} is {high} cents")
+            check_spot(stake, low, high, kind)
         _new_game(spots, _cap(self.rules), self.rules.positions)  # side bets, the cap
         return out
 

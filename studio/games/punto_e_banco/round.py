@@ -32,6 +32,7 @@ from studio.games.base import (
     void_round,
 )
 from studio.games.bet_book import SpotBook
+from studio.games.bet_limits import check_round_total, check_spot
 from studio.games.punto_e_banco import rules
 from studio.games.punto_e_banco.rules import Bet, Paytable
 from studio.table.seam import (
@@ -179,14 +180,9 @@ class BetBook(SpotBook):
                     + (pending._spot.get(key, 0) if pending else 0))
             low, high = ((lim.main_min, lim.main_max) if kind in MAIN_BETS
                          else (lim.side_min, lim.side_max))
-            if spot < low:
-                raise RoundError("bet.below_min", f"the minimum on {kind.value} is {low} cents")
-            if spot > high:
-                raise RoundError("bet.above_max", f"the maximum on {kind.value} is {high} cents")
+            check_spot(spot, low, high, kind.value)
             total += amount
-            if total > lim.round_max_total:
-                raise RoundError("bet.round_limit",
-                                 f"at most {lim.round_max_total} cents in one hand")
+            check_round_total(total, lim.round_max_total, "hand")
             local[kind] = local.get(kind, 0) + amount
             out.append(Placement(placement_id, player, POSITION, kind, amount))
         return out

@@ -25,6 +25,7 @@ from typing import Any
 from studio.cards import Card, DeckKind, deck
 from studio.games.base import card_expected, open_betting, open_deck, take_card, void_round
 from studio.games.bet_book import SpotBook
+from studio.games.bet_limits import check_round_total, check_spot
 from studio.games.sette_e_mezzo import Hand
 from studio.games.sette_e_mezzo_live import rules as live
 from studio.table.seam import (
@@ -249,14 +250,9 @@ class BetBook(SpotBook):
                     raise RoundError("bet.side_without_main",
                                      "side bets need your main bet on the same position")
                 low, high = limits.side_min, limits.side_max
-            if spot < low:
-                raise RoundError("bet.below_min", f"the minimum on this spot is {low} cents")
-            if spot > high:
-                raise RoundError("bet.above_max", f"the maximum on this spot is {high} cents")
+            check_spot(spot, low, high)
             total += amount
-            if total > limits.round_max_total:
-                raise RoundError("bet.round_limit",
-                                 f"at most {limits.round_max_total} cents in one round")
+            check_round_total(total, limits.round_max_total)
             local[(position, kind)] = local.get((position, kind), 0) + amount
             out.append(Placement(placement_id, player, position, kind, amount))
         return out
