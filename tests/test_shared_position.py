@@ -71,3 +71,24 @@ def test_settlement_uses_each_players_own_prefix():
     assert ann.mano_di_poker.result is live.SideResult.REFUND    # never had a second card
     assert bob.main is live.MainResult.LOSE and bob.main_returned == 0
     assert bob.mano_di_poker.kind == "none" and bob.mano_di_poker.returned == 0
+
+
+def test_one_players_decision_is_asked_without_listing_the_others():
+    """`decides` and `decider_count` (a view per player and each decision of 10,000 players
+    ask them) say what `deciders` says, through stands, hits, a bust and a new dealer card."""
+    pos = deal(SharedPosition.open(["ann", "bob", "cai", "dan"]), "5c")
+    dealer_k = Hand().add(parse_card("Kc"))
+    for step in range(4):
+        for dealer in (DEALER_4, dealer_k):
+            listed = set(pos.deciders(dealer))
+            assert {p for p in pos.seats if pos.decides(p, dealer)} == listed
+            assert pos.decider_count(dealer) == len(listed)
+            assert not pos.decides("nobody", dealer)
+        line = set(pos.in_line())
+        if not line:
+            break
+        hits = sorted(pos.deciders(DEALER_4))[step % 2:]  # some stand each turn
+        pos = pos.decide(set(hits), DEALER_4)
+        if pos.in_line():
+            pos = deal(pos, ("6b", "Jb", "Ac")[step % 3])
+    assert pos.decider_count(DEALER_4) == len(pos.deciders(DEALER_4))

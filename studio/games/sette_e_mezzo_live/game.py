@@ -8,6 +8,7 @@ audience may see of a round, and a history line per settlement.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from studio.cards import DeckKind, parse_cards
@@ -19,7 +20,14 @@ from studio.table.seam import Event
 
 def total_of(codes: list[str]) -> int | None:
     """A hand's value in halves (7 1/2 = 15), or None for no cards."""
-    return Hand.of(parse_cards(codes)).total if codes else None
+    return _total(tuple(codes)) if codes else None
+
+
+@lru_cache(maxsize=4096)
+def _total(codes: tuple[str, ...]) -> int:
+    """Thousands of players at a position hold one of a few prefixes of its cards: each
+    prefix is valued once, not once a player (a view per player after every card)."""
+    return Hand.of(parse_cards(codes)).total
 
 
 class SetteEMezzoLive(RoundGame):
@@ -114,7 +122,7 @@ class SetteEMezzoLive(RoundGame):
         hands = {str(n): [c.code for c in pos.cards_of(player)]
                  for n, pos in s.positions.items() if player in pos.seats}
         return {"my_hands": hands, "my_totals": {n: total_of(c) for n, c in hands.items()},
-                "my_decision": player in s.deciders()}
+                "my_decision": s.is_decider(player)}
 
 
 GAME = SetteEMezzoLive()

@@ -145,6 +145,12 @@ class RoundState:
             return []
         return self.positions[self.deciding].deciders(self.dealer_first())
 
+    def is_decider(self, player: str) -> bool:
+        """`player in deciders()`, in the time of one seat."""
+        if self.phase is not Phase.DECISIONS or self.deciding is None:
+            return False
+        return self.positions[self.deciding].decides(player, self.dealer_first())
+
     @property
     def finished(self) -> bool:
         return self.phase in (Phase.CLOSED, Phase.VOID)
@@ -460,7 +466,7 @@ def _expect(state: RoundState) -> Event:
 def _decide(state: RoundState, cmd: Decide) -> tuple[RoundState, list[Event]]:
     if state.phase is not Phase.DECISIONS or cmd.position != state.deciding:
         raise RoundError("decision.not_your_turn", "no decision is asked on this position now")
-    if cmd.player not in state.deciders():
+    if not state.is_decider(cmd.player):
         raise RoundError("decision.not_your_turn", "you have no choice to make now")
     if cmd.player in state.answers:
         raise RoundError("decision.already_made", "you already chose for this card")
@@ -469,7 +475,8 @@ def _decide(state: RoundState, cmd: Decide) -> tuple[RoundState, list[Event]]:
     events = [Event("decision_made", {"player": cmd.player, "position": cmd.position,
                                       "choice": "carta" if cmd.choice else "stai",
                                       "turn": state.turn})]
-    if set(answers) >= set(state.deciders()):
+    # every answer was a decider's (above), and the deciders do not change within a turn
+    if len(answers) >= state.positions[state.deciding].decider_count(state.dealer_first()):
         return _resolve_decisions(state, events)
     return state, events
 

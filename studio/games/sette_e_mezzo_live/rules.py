@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
+from typing import Any
 
 from studio.cards import Card, Rank
 from studio.games.sette_e_mezzo import FIVE, SEVEN, Hand
@@ -314,6 +315,11 @@ class SeatHand:
     stood: bool = False
 
 
+# the last `SharedPosition.decider_count`: (the position, the dealer's first card, the count);
+# a position is immutable, so the same object has the same deciders
+_LAST_COUNT: list[Any] = []
+
+
 @dataclass(frozen=True, slots=True)
 class SharedPosition:
     """A betting position dealt to many players at once, whose hands may diverge.
@@ -374,6 +380,26 @@ class SharedPosition:
         hands = self.prefix_hands()
         line = self.in_line(hands)
         return line if line and may_decide(hands[-1], dealer_first) else []
+
+    def decides(self, player: str, dealer_first: Hand) -> bool:
+        """`player in deciders(dealer_first)`, without listing the thousands of others: a
+        view per player after each card must not cost the square of the players."""
+        seat = self.seats.get(player)
+        n = len(self.cards)
+        if seat is None or seat.stood or seat.length != n:
+            return False
+        hand = Hand.of(self.cards)
+        return not hand.bust and may_decide(hand, dealer_first)
+
+    def decider_count(self, dealer_first: Hand) -> int:
+        """len(deciders(dealer_first)), counted once per position and dealer's card: each
+        of 10,000 players' decisions asks whether all have answered."""
+        last = _LAST_COUNT
+        if last and last[0] is self and last[1] == dealer_first:
+            return last[2]
+        n = len(self.deciders(dealer_first))
+        _LAST_COUNT[:] = [self, dealer_first, n]
+        return n
 
     def decide(self, hits: Iterable[str], dealer_first: Hand) -> SharedPosition:
         """Apply one round of decisions. Whoever is in line and did not ask Carta stands
