@@ -19,6 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from studio import event_loop
 from studio.commands.hosting import (
     connect_operators,
     live_tables,
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
     logs.configure(args.log_format, logging.INFO)  # rounds, pauses, faults: the studio's record
     try:
-        asyncio.run(_serve_edge(args) if args.role == "edge" else _serve(args))
+        event_loop.run(_serve_edge(args) if args.role == "edge" else _serve(args))
     except ServeError as e:
         print(f"error {e.code}: {e}", file=sys.stderr)
         return 2
@@ -221,7 +222,8 @@ async def _serve(args: argparse.Namespace) -> None:
         host = args.host or cfg.studio.host
         runner, base = await start_site(studio, host, cfg.studio.port if args.port is None
                                         else args.port, seated)
-        print(f"Studio serving on {base} (database {database})", flush=True)
+        print(f"Studio serving on {base} (database {database}, {event_loop.name()})",
+              flush=True)
         for t, rt in zip(live, tables, strict=True):
             names = [n for n in ("shoe", "shuffler", "camera")
                      if getattr(t.devices, n) is not None]
@@ -314,7 +316,7 @@ async def _serve_edge(args: argparse.Namespace) -> None:
         runner, base = await start_site(studio, args.host or cfg.studio.host,
                                         cfg.studio.port if args.port is None else args.port)
         print(f"Edge serving players on {base}: {', '.join(t.table_id for t in tables)} "
-              f"(NATS {args.nats}, database {database})", flush=True)
+              f"(NATS {args.nats}, database {database}, {event_loop.name()})", flush=True)
         await until_signal()
         await runner.cleanup()
     finally:
