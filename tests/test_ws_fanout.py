@@ -43,7 +43,7 @@ class Transport:
         self.aborted = True
 
     def messages(self) -> list[dict[str, Any]]:
-        return [json.loads(payload(f)) for f in self.writes]
+        return [json.loads(payload(f)) for w in self.writes for f in frames(w)]
 
 
 class Socket:
@@ -62,6 +62,20 @@ class Socket:
 
     async def close(self, code: int, message: bytes) -> None:
         self.closed = code
+
+
+def frames(data: bytes) -> list[bytes]:
+    """The frames one write carries, in order (a burst's events and state are one write)."""
+    out = []
+    while data:
+        n, start = data[1] & 0x7F, 2
+        if n == 126:
+            (n,), start = struct.unpack("!H", data[2:4]), 4
+        elif n == 127:
+            (n,), start = struct.unpack("!Q", data[2:10]), 10
+        out.append(data[:start + n])
+        data = data[start + n:]
+    return out
 
 
 def payload(frame: bytes) -> bytes:
@@ -110,10 +124,38 @@ async def test_an_event_is_framed_once_and_the_same_bytes_go_to_every_socket(ser
     conns = [connect(service, f"p{i}") for i in range(50)]
     service.actor.hub.publish(service.table_id, "public", CARD)
     await service.delivered()
-    frames = [c.transport.writes[1] for c in conns]
-    assert all(f is frames[0] for f in frames), "one frame object written to all"
-    assert json.loads(payload(frames[0])) == {"type": "event", "event": CARD}
+    writes = [c.transport.writes[1:] for c in conns]
+    assert all(len(w) == 1 for w in writes), "the event and the state after it: one write"
+    assert all(w[0] is writes[0][0] for w in writes), "one bytes object written to all"
+    got = [json.loads(payload(f)) for f in frames(writes[0][0])]
+    assert got[0] == {"type": "event", "event": CARD}
+    assert [m["type"] for m in got] == ["event", "state"]
     assert all(c.queue.empty() for c in conns), "no sender task had anything to do"
+
+
+async def test_a_burst_of_events_is_one_write_and_what_is_queued_after_keeps_its_place(
+        service):
+    ann, bob = connect(service, "ann"), connect(service, "bob")
+    hub = service.actor.hub
+    hub.publish(service.table_id, "public", CARD)
+    hub.publish(service.table_id, "public", {**CARD, "card": "5d"})
+    hub.publish(service.table_id, "player:ann", {"type": "autoplay_changed", "rounds": 3})
+    await service.delivered()
+    assert len(ann.transport.writes) == 2 and len(bob.transport.writes) == 2
+    assert [(m["type"], m.get("event", {}).get("card")) for m in ann.transport.messages()] == [
+        ("state", None), ("event", "7c"), ("event", "5d"), ("event", None), ("state", None)]
+    assert [m["type"] for m in bob.transport.messages()] == [
+        "state", "event", "event", "state"], "ann's own event is ann's alone"
+    # a pong asked while a burst waits in the outbox goes after that burst
+    hub.publish(service.table_id, "public", {**CARD, "card": "2c"})
+    assert ann.outbox and not ann.transport.writes[2:]
+    ann.send_now({"type": "pong"})
+    assert [m.get("event", {}).get("card") for m in ann.transport.messages()[5:]] == ["2c"]
+    await _step(ann)  # the sender's turn: the pong (no state: the table did not change)
+    await service.delivered()
+    assert [m["type"] for m in ann.transport.messages()[5:]] == ["event", "pong"]
+    assert [m["type"] for m in bob.transport.messages()[4:]] == ["event"]
+    assert len(bob.transport.writes) == 3
 
 
 async def test_a_socket_with_messages_waiting_gets_the_event_after_them_in_order(service):
@@ -169,10 +211,11 @@ async def test_a_burst_costs_one_state_shared_by_alike_players_and_none_if_uncha
     states = [c.transport.writes[-1] for c in conns]
     assert [m["type"] for m in conns[0].transport.messages()] == ["state", "event", "event",
                                                                  "state"]
-    assert all(s is states[0] for s in states), "players alike share one state's bytes"
-    assert json.loads(payload(states[0]))["table"]["table_id"] == service.table_id
+    assert all(s is states[0] for s in states), "players alike share one burst's bytes"
+    state = json.loads(payload(frames(states[0])[-1]))
+    assert state["table"]["table_id"] == service.table_id
     # an event that changes nothing a player sees: the event, and no state after it
     service.actor.hub.publish(service.table_id, "player:p0", {"type": "autoplay_noted"})
     await service.delivered()
     assert [m["type"] for m in conns[0].transport.messages()][4:] == ["event"]
-    assert len(conns[1].transport.writes) == 4
+    assert len(conns[1].transport.writes) == 2

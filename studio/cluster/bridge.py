@@ -36,7 +36,8 @@ class TableBridge:
         self._flushing = False
         # bursts, in order: (seq, the events' messages, the players whose views may change)
         self._out: asyncio.Queue[tuple[int, list[bytes], set[str]]] = asyncio.Queue()
-        self._sent: dict[str, tuple[str | None, bytes]] = {}  # player -> (round, view) sent
+        # player -> (round, view) last sent
+        self._sent: dict[str, tuple[str | None, dict[str, Any]]] = {}
         self._subs: list[Any] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._unsubscribe = lambda: None
@@ -121,7 +122,7 @@ class TableBridge:
         out = []
         for p in players:
             mine = self.actor.personal(p)
-            key = (round_id, wire.encode(mine))
+            key = (round_id, mine)  # compared as dicts: encoding each to compare cost more
             if self._sent.get(p) != key:
                 self._sent[p] = key
                 out.append((p, mine))

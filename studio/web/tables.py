@@ -14,7 +14,7 @@ import json
 import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from studio import ledger
@@ -39,10 +39,12 @@ class Subscriber:
     audience: str
     deliver: Deliver
     deliver_text: DeliverText | None = None
+    # the player's id, or None for staff (read for every client of every event: kept)
+    player: str | None = field(init=False)
 
-    @property
-    def player(self) -> str | None:
-        return self.audience.split(":", 1)[1] if self.audience.startswith("player:") else None
+    def __post_init__(self) -> None:
+        self.player = (self.audience.split(":", 1)[1] if self.audience.startswith("player:")
+                       else None)
 
 
 def redact_for_player(event: dict[str, Any], player: str) -> dict[str, Any]:
@@ -141,6 +143,11 @@ class TableService:
         self._due: OrderedDict[int, Callable[[], None]] = OrderedDict()
         self._scheduled = False  # a turn of the pump is waiting for the loop
         self._states_turn = False  # the states owed go out in this turn of the pump
+        # the clients with frames to write once the burst is out (`flush_due`), in order, and
+        # the bytes of the outboxes written so far in this burst (shared by alike clients;
+        # the frames are kept with them, so their ids stay theirs)
+        self._flushes: deque[Callable[[dict[Any, Any]], None]] = deque()
+        self._joined: dict[Any, Any] = {}
         self._pumping = False
         self.states_held = False  # the views are being fetched (an edge): states wait
         # cents a player holds at an operator's wallet (the studio's ledger holds the rest)
@@ -190,13 +197,18 @@ class TableService:
     async def delivered(self) -> None:
         """Until every event published so far, and the states after it, reached every
         subscriber."""
-        while self._pending or (self._due and not self.states_held):
+        while self._pending or (self._due and not self.states_held) or self._flushes:
             await asyncio.sleep(0)
 
     def state_due(self, key: int, send: Callable[[], None]) -> None:
         """A client is owed a state after the events in flight (`send`, once, after them all:
         a burst of events costs each client one state, not one per event)."""
         self._due[key] = send
+
+    def flush_due(self, flush: Callable[[dict[Any, Any]], None]) -> None:
+        """A client has frames to write once the burst (its events, its state) is out:
+        `flush(joined)`, once, in the order asked."""
+        self._flushes.append(flush)
 
     def hold_states(self, held: bool) -> None:
         """The personal views are on their way (an edge fetching them): states wait."""
@@ -249,6 +261,22 @@ class TableService:
             except Exception:  # one broken client must not stop the others
                 log.exception("table %s: a state failed", self.table_id)
         self._states_turn = False
+        self._flush_some(FANOUT_CHUNK)
+
+    def _flush_some(self, budget: int) -> None:
+        """The burst's writes, one a client, up to `budget` before the loop gets a turn."""
+        flushes, joined = self._flushes, self._joined
+        while flushes and budget > 0:
+            budget -= 1
+            flush = flushes.popleft()
+            try:
+                flush(joined)
+            except Exception:  # one broken client must not stop the others
+                log.exception("table %s: a write failed", self.table_id)
+        if flushes:
+            self._schedule()
+        else:
+            joined.clear()
 
     def _schedule(self) -> None:
         self._scheduled = True

@@ -89,6 +89,9 @@ class Connection:
         self.closing: tuple[int, str] | None = None
         self._last_state: Outgoing | None = None  # the shared state this client has
         self.written = 0  # frames written straight to the socket (tests, metrics)
+        # frames taken in this burst, written in one go when the burst is out (`flush`): a
+        # card's events and the state after it are one write, not three or four
+        self.outbox: list[Outgoing] = []
 
     def start(self) -> Callable[[], None]:
         """Queue the state and subscribe, in one synchronous step; returns the unsubscribe."""
@@ -113,8 +116,8 @@ class Connection:
             self.balance_dirty = True
 
     def _put(self, message: Any) -> bool:
-        """Written now if nothing waits before it and the socket takes it, else queued;
-        False: the client was dropped instead."""
+        """Into the outbox if nothing waits before it and the socket takes it (written with
+        the rest of the burst, `flush`), else queued; False: the client was dropped instead."""
         transport = self.transport
         if transport is not None and isinstance(message, Outgoing) and self.queue.empty():
             if transport.is_closing():
@@ -122,14 +125,39 @@ class Connection:
             if transport.get_write_buffer_size() > self.max_buffer:
                 self.close("ws.too_slow", "the connection could not keep up; reconnect")
                 return False
-            transport.write(message.frame)
-            self.written += 1
+            if not self.outbox:
+                self.service.flush_due(self.flush)
+            self.outbox.append(message)
             return True
         if self.queue.qsize() >= MAX_QUEUE:
             self.close("ws.too_slow", "the connection could not keep up; reconnect")
             return False
+        self.flush()  # what the burst wrote so far goes first
         self.queue.put_nowait(message)
         return True
+
+    def flush(self, joined: dict[Any, Any] | None = None) -> None:
+        """The outbox in one write. `joined`: the bytes of outboxes written in this pass, by
+        their frames: players who got the same burst share one join."""
+        out = self.outbox
+        if not out:
+            return
+        self.outbox = []
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        if len(out) == 1:
+            data = out[0].frame
+        else:
+            key = tuple(map(id, out))
+            got = joined.get(key) if joined is not None else None
+            if got is None:
+                got = (out, b"".join(o.frame for o in out))  # the frames kept: ids stay theirs
+                if joined is not None:
+                    joined[key] = got
+            data = got[1]
+        transport.write(data)
+        self.written += len(out)
 
     def send_state(self) -> None:
         """The state after a burst, once its events are out: written now if the socket
@@ -156,6 +184,7 @@ class Connection:
 
     def resync(self) -> None:
         self.dirty = self.balance_dirty = True
+        self.flush()
         self.queue.put_nowait(None)  # wake the sender
 
     def send_now(self, message: dict[str, Any]) -> None:
@@ -166,6 +195,7 @@ class Connection:
         if self.queue.qsize() >= MAX_QUEUE:
             self.close("ws.too_slow", "the connection could not keep up; reconnect")
             return
+        self.flush()
         self.queue.put_nowait(message)
 
     def close(self, code: str, message: str | None = None) -> None:
@@ -174,6 +204,9 @@ class Connection:
         self.closing = (CLOSE_CODES.get(code, 4000), code)
         if code == "ws.too_slow":
             self.service.on_drop()
+            self.outbox = []  # it reads nothing: nothing more is written to it
+        else:
+            self.flush()
         self.queue.put_nowait({"type": "session_closed", "code": code,
                                "message": message or CLOSE_MESSAGES.get(code, code)})
         self.queue.put_nowait(_CLOSE)
