@@ -112,3 +112,48 @@ async def test_players_on_two_edges_bet_in_one_window_and_see_the_same_events(
         await h.actor.stop()
         for nc in (nc_table, nc_1, nc_2):
             await nc.close()
+
+
+async def test_views_that_never_come_hold_the_players_states_only_so_long(store, nats_url):
+    """NATS drops messages to a slow or cut subscriber: if the views after a burst never come,
+    the edge fetches them itself after VIEWS_WAIT_S (the injected clock) and the states go
+    out, instead of waiting for the next card."""
+    from studio.cluster import remote
+
+    h = Harness(store)
+    h.credit("ann", 10_000)
+    nc_table, nc_edge = [await nats.connect(nats_url) for _ in range(2)]
+    bridge = TableBridge(h.actor, nc_table)
+    await bridge.start()
+    await h.start()
+    table = RemoteTable(h.cfg, store, h.clock, nc_edge)
+    await table.start()
+    try:
+        placed = await table.actor.place_bets("ann", [{"position": 1, "kind": "main",
+                                                       "amount": 1000}], "key-ann-1")
+        assert placed["ok"], placed
+        await table.prepare("ann")
+        lost: list[dict] = []
+        table.actor._views = lost.append  # every views message from now on is lost
+        await h.close_betting()
+        await h.cards("7b 5c 4d")                    # the burn, position 1, the dealer
+        for _ in range(200):
+            if table.actor.seq == bridge.seq and lost and bridge._out.empty():
+                break
+            await bridge.nc.flush()
+            await nc_edge.flush()
+        mine = h.actor.snapshot("player:ann")["round"]["my_hands"]
+        assert mine == {"1": ["5c"]}
+        assert table.states_held and not table.actor.settled
+        assert table.view("player:ann")["round"]["my_hands"] != mine  # the old view, held
+        h.clock.advance(remote.VIEWS_WAIT_S)
+        assert table.actor._resync is not None
+        await table.actor._resync
+        assert not table.states_held and table.actor.settled
+        assert table.view("player:ann")["round"]["my_hands"] == mine
+    finally:
+        await table.actor.stop()
+        await bridge.stop()
+        await h.actor.stop()
+        for nc in (nc_table, nc_edge):
+            await nc.close()

@@ -29,6 +29,9 @@ from studio.web.tables import TableService
 
 log = logging.getLogger(__name__)
 TIMEOUT_S = 5.0  # a command's answer from the table
+# the longest the players' states wait for their views: NATS drops a message to a slow or
+# cut subscriber, and a lost views message must not hold the states until the next card
+VIEWS_WAIT_S = 2.0
 
 
 def _refused(code: str, message: str) -> dict[str, Any]:
@@ -59,6 +62,8 @@ class RemoteActor:
         self._parts: list[list[Any]] = []
         self._sub: Any = None
         self._viewing: int | None = None  # the burst whose players' views are on their way
+        self._views_timer: Any = None  # VIEWS_WAIT_S after `_viewing` was set
+        self._resync: asyncio.Task[None] | None = None  # the sync after views that did not come
         # the fan-out's: the players' states wait while their views are on their way
         self.hold_states: Callable[[bool], None] = lambda held: None
 
@@ -193,8 +198,7 @@ class RemoteActor:
             log.warning("table %s: burst %d after %d; syncing", self.table_id, data["seq"],
                         self.seq)
             await self.sync(list(self._personal))
-            self._viewing = None
-            self.hold_states(False)
+            self._release_views()
             self.hub.publish(self.table_id, "public", {"type": "resync",
                                                        "table_id": self.table_id})
             return
@@ -202,6 +206,7 @@ class RemoteActor:
         if data.get("views"):  # the players' states wait for their views; the events do not
             self._viewing = data["seq"]
             self.hold_states(True)
+            self._arm_views_timer()
         for audience, event in events:
             self.hub.publish(self.table_id, audience, event)
         self.seq = data["seq"]  # last: the burst's events are handed on whole
@@ -218,8 +223,39 @@ class RemoteActor:
         for player, mine in data["personal"].items():
             self._personal[player] = (self._round_id(), mine)
         if data["last"]:
-            self._viewing = None
-            self.hold_states(False)
+            self._release_views()
+
+    def _arm_views_timer(self) -> None:
+        if self._views_timer is None:
+            self._views_timer = self.clock.call_at(self.clock.now() + VIEWS_WAIT_S,
+                                                   self._views_overdue, "views overdue")
+
+    def _release_views(self) -> None:
+        self._viewing = None
+        if self._views_timer is not None:
+            self._views_timer.cancel()
+            self._views_timer = None
+        self.hold_states(False)
+
+    def _views_overdue(self) -> None:
+        """The views did not come: every player's view fetched again (a sync), then the
+        states go out."""
+        self._views_timer = None
+        if self._viewing is None:
+            return
+        log.warning("table %s: the views after burst %d did not come; syncing", self.table_id,
+                    self._viewing)
+        viewing = self._viewing
+
+        async def resync() -> None:
+            try:
+                await self.sync(list(self._personal))
+            finally:
+                if self._viewing == viewing:  # (no newer burst took the hold over)
+                    self._release_views()
+                else:
+                    self._arm_views_timer()
+        self._resync = asyncio.get_running_loop().create_task(resync())
 
 
 class RemoteTable(TableService):
