@@ -65,6 +65,10 @@ CARDS = ("5c", "6d", "7s", "4b")  # positions 1-3, then the dealer
 WINDOW_S = 30.0  # the betting window's least (real seconds: the processes' real clock)
 CONCURRENCY = 200  # joins and bets in flight from the load client at once (all processes)
 PER_CLIENT = 2_500  # players per load client process, unless --clients says
+SHAPES = {"baseline": (0, "asyncio"), "one": (0, "uvloop")}  # (edges, event loop)
+# a directory: py-spy samples each studio process while the cards go out (to see where the
+# time goes; py-spy is not a dependency). The figures of a profiled run are not reported.
+PROFILE = os.environ.get("BENCH_PROFILE")
 
 CONFIG = """
 [studio]
@@ -116,6 +120,12 @@ def dealer_account() -> str:
     return subprocess.run([sys.executable, "-m", "studio.cli", "staff-account", "dealer1",
                            "--role", "dealer"], input="dealer1-password\n", text=True,
                           capture_output=True, check=True).stdout
+
+
+def cpu_s(pid: int) -> float:
+    """The CPU seconds a process has used (user and system), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def studio(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
@@ -181,6 +191,11 @@ class Clients:
             p.stdin.write(json.dumps(order) + "\n")
             p.stdin.flush()
 
+    async def report(self) -> list[dict[str, Any]]:
+        """Each process's bytes read so far."""
+        await self.tell({"do": "report"})
+        return await self.answers("bytes")
+
     async def answers(self, key: str) -> list[dict[str, Any]]:
         """Each process's next answer, which must carry `key`."""
         out = []
@@ -205,17 +220,19 @@ class Clients:
                 p.kill()
 
 
-async def measure(n: int, edges: int, nats: str, workdir: Path, k: int) -> dict[str, float]:
-    db = workdir / f"load-{n}-{edges}.db"
-    config = workdir / f"load-{n}-{edges}.toml"
-    window = WINDOW_S + n / 100  # long enough for every player's bet through HTTP
+async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
+                  window_s: float | None = None, loop: str = "uvloop") -> dict[str, float]:
+    db = workdir / f"load-{n}-{edges}-{loop}.db"
+    config = workdir / f"load-{n}-{edges}-{loop}.toml"
+    # long enough for every player's bet through HTTP (they joined before it opened)
+    window = window_s if window_s is not None else WINDOW_S + n / 100
     config.write_text(CONFIG.format(db=db, window=window) + dealer_account())
     store = Store.open(f"sqlite:///{db}")
     players = [f"p{i}" for i in range(n)]
     with store.transaction() as tx:
         ledger.credit_many(tx, [ledger.Credit(f"c-{p}", p, 10**7) for p in players])
     store.dispose()
-    env = {**os.environ, "STUDIO_SECRET": SECRET}
+    env = {**os.environ, "STUDIO_SECRET": SECRET, "STUDIO_EVENT_LOOP": loop}
     shape = Shape(workdir, edges, nats)
     staff, bases = shape.start(config, env)
     clients: Clients | None = None
@@ -224,11 +241,11 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int) -> dict[
             async with dealer.post(f"{staff}/api/staff/login", json={
                     "username": "dealer1", "password": "dealer1-password"}) as r:
                 assert r.status == 200
-            async with dealer.post(f"{staff}/api/tables/{TABLE}/dealer", json={
-                    "key": uuid.uuid4().hex, "command": "start"}) as r:
-                assert (await r.json())["ok"]
             clients = Clients(n, k, bases)
             assert sum(a["ready"] for a in await clients.answers("ready")) == n
+            async with dealer.post(f"{staff}/api/tables/{TABLE}/dealer", json={
+                    "key": uuid.uuid4().hex, "command": "start"}) as r:
+                assert (await r.json())["ok"]  # the window opens once every player is in
             started = time.monotonic()
             await clients.tell({"do": "bet"})
             assert sum(a["bet"] for a in await clients.answers("bet")) == n
@@ -238,6 +255,14 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int) -> dict[
             await asyncio.sleep(max(0.0, closes - time.time()) + 1.0)  # the window's end
             lags: list[float] = []
             last: list[float] = []
+            spy = str(Path(sys.executable).with_name("py-spy"))
+            spies = [subprocess.Popen(  # noqa: ASYNC220 (a profiler beside the bench)
+                [spy, "record", "-p", str(p.pid), "-r", "500", "-d", "12", "-f", "raw",
+                 "-o", f"{PROFILE}/{n}-{edges}-{i}.txt"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                     for i, p in enumerate(shape.procs)] if PROFILE else []
+            cpu0 = [cpu_s(p.pid) for p in shape.procs + clients.procs]
+            bytes0 = sum(a["bytes"] for a in await clients.report())
             for card in CARDS:
                 await clients.tell({"do": "card", "code": card})
                 sent = time.monotonic()  # CLOCK_MONOTONIC: the load processes' clock too
@@ -249,6 +274,11 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int) -> dict[
                     raise SystemExit(f"{card}: {len(arrivals)} of {n} players got it")
                 lags += [t - sent for t in arrivals]
                 last.append(max(arrivals) - sent)
+            cpu = [cpu_s(p.pid) - c for p, c in zip(shape.procs + clients.procs, cpu0,
+                                                     strict=True)]
+            got = sum(a["bytes"] for a in await clients.report()) - bytes0
+            for spy in spies:
+                spy.wait()
     finally:
         if clients is not None:
             clients.stop()
@@ -257,35 +287,54 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int) -> dict[
     return {"bets_s": bets_s, "p50_ms": 1000 * statistics.median(lags),
             "p99_ms": 1000 * lags[int(0.99 * (len(lags) - 1))],
             "last_ms": 1000 * statistics.median(last), "worst_ms": 1000 * max(last),
-            "lasts": "/".join(f"{1000 * t:.0f}" for t in last)}
+            "lasts": "/".join(f"{1000 * t:.0f}" for t in last),
+            # CPU per card: the table process (or the single one), the edges, the load client
+            "cpu_table_ms": 1000 * cpu[0] / len(CARDS),
+            "cpu_edges_ms": 1000 * sum(cpu[1:len(shape.procs)]) / len(CARDS),
+            "cpu_clients_ms": 1000 * sum(cpu[len(shape.procs):]) / len(CARDS),
+            "bytes_per_player": got / len(CARDS) / n}
 
 
-async def main_async(counts: list[int], edge_counts: list[int], clients: int) -> None:
+async def main_async(counts: list[int], shapes: list[str], clients: int,
+                     window_s: float | None = None) -> None:
     with tempfile.TemporaryDirectory() as d, nats_server() as nats:
         for n in counts:
             k = clients or max(1, -(-n // PER_CLIENT))
             base: dict[str, float] = {}
-            for edges in [0, *edge_counts]:
-                r = await measure(n, edges, nats, Path(d), k)
-                base = base or r
-                shape = "one process (baseline)" if edges == 0 else f"{edges} edge(s)"
-                ratio = "" if edges == 0 else f" (x{base['p99_ms'] / r['p99_ms']:.2f} p99)"
-                print(f"{n:>6,} players, {shape:<22}: card to player p50 {r['p50_ms']:6.0f} ms, "
+            # today's single process on asyncio's loop (the baseline), then on uvloop, then
+            # the table process and its edges (on uvloop: studio/event_loop.py)
+            for name in shapes:
+                edges, loop = SHAPES[name] if name in SHAPES else (int(name), "uvloop")
+                r = await measure(n, edges, nats, Path(d), k, window_s, loop)
+                base = base or r  # the first shape is the ratios' baseline
+                shape = (f"one process, {loop}" + (" (baseline)" if loop == "asyncio" else "")
+                         if edges == 0 else f"{edges} edge(s)")
+                ratio = "" if r is base else f" (x{base['p99_ms'] / r['p99_ms']:.2f} p99)"
+                print(f"{n:>6,} players, {shape:<29}: card to player p50 {r['p50_ms']:6.0f} ms, "
                       f"p99 {r['p99_ms']:6.0f} ms, to the last (median of {len(CARDS)} cards) "
                       f"{r['last_ms']:6.0f} ms (each card: {r['lasts']}); bets {r['bets_s']:7,.0f}/s{ratio}; "
                       f"{k} load process(es)", flush=True)
+                print(f"{'':>31}CPU per card: table {r['cpu_table_ms']:.0f} ms, edges "
+                      f"{r['cpu_edges_ms']:.0f} ms, load client {r['cpu_clients_ms']:.0f} ms; "
+                      f"{r['bytes_per_player']:,.0f} bytes per player per card", flush=True)
     print("Goal: 10,000 players, card to last player p99 <= 150 ms")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--players", default="1000,5000,10000")
-    ap.add_argument("--edges", default="1,2")
+    ap.add_argument("--shapes", default="baseline,one,1,2",
+                    help="baseline: today's single process on asyncio's loop; one: the single "
+                         "process on uvloop; a number: a table process and that many edges")
     ap.add_argument("--clients", type=int, default=0,
                     help=f"load client processes (default: one per {PER_CLIENT:,} players)")
+    ap.add_argument("--window-s", type=float, default=None,
+                    help="the betting window (default 30 s + 1 s per 100 players: the bets of "
+                         "the slowest shape fit in it); shorter for quick runs")
     args = ap.parse_args()
     asyncio.run(main_async([int(x) for x in args.players.split(",")],
-                           [int(x) for x in args.edges.split(",")], args.clients))
+                           args.shapes.split(","), args.clients,
+                           args.window_s))
 
 
 if __name__ == "__main__":

@@ -3,10 +3,13 @@ share of the players' sessions and talks to the parent over its stdin/stdout, on
 a line. One Python process reading 10,000 sockets was itself the slowest part of the figures;
 several, each with its share, are not.
 
-    parent -> child   {"do": "bet"} | {"do": "card", "code": "5c"} | {"do": "stop"}
+    parent -> child   {"do": "bet"} | {"do": "card", "code": "5c"} | {"do": "report"} |
+                      {"do": "stop"}
     child -> parent   {"ready": n} once its players joined with their sockets open,
                       {"bet": n} once its players' bets are all accepted,
-                      {"card": code, "at": [arrival, ...]} once each of its sockets got it
+                      {"bytes": n} the bytes its sockets have read so far,
+                      {"card": code, "at": [arrival, ...], "bytes": n} once each of its
+                      sockets got it (n: the bytes its sockets have read so far)
 
 Arrival times are `time.monotonic()` (CLOCK_MONOTONIC: the same clock for every process of
 the machine on Linux), compared with the parent's time of sending the card.
@@ -30,6 +33,7 @@ from typing import Any
 
 import aiohttp
 
+from studio import event_loop
 from studio.web.auth import TokenSigner
 
 WAIT_S = 30.0  # the longest a card may take to reach every socket
@@ -38,6 +42,7 @@ CARD = re.compile(rb'"type":"card_dealt".*?"card":"(\w+)"')
 # text is ASCII and a frame's length byte is below 0x80: 0x89 0x00 is nowhere else
 PING, PONG = b"\x89\x00", b"\x8a\x80\x00\x00\x00\x00"
 TAIL = 512  # bytes of a read kept for the next: a message cut between two reads is found
+RECEIVED = [0]  # bytes read from every socket of this process (the states' share, too)
 
 
 class Reader(asyncio.Protocol):
@@ -71,6 +76,10 @@ class Reader(asyncio.Protocol):
             self.open.set_result(None)
         if PING in data and self.transport is not None:  # the server's heartbeat: answered
             self.transport.write(PONG)
+        RECEIVED[0] += len(data)
+        if b"card_dealt" not in buffer:  # most reads are states: no scan for a card
+            self.buffer = buffer[-TAIL:]
+            return
         end = 0
         for m in CARD.finditer(buffer):
             card = m.group(1).decode()
@@ -161,7 +170,9 @@ async def run(secret: str, table: str, concurrency: int, bases: list[str], first
                 with contextlib.suppress(TimeoutError):  # bounded: the parent counts them
                     await asyncio.wait_for(arrived.setdefault(code, asyncio.Event()).wait(),
                                            WAIT_S)
-                say({"card": code, "at": got.get(code, [])})
+                say({"card": code, "at": got.get(code, []), "bytes": RECEIVED[0]})
+            elif order["do"] == "report":
+                say({"bytes": RECEIVED[0]})
             else:
                 break
         for _, _, ws in sessions:
@@ -172,7 +183,7 @@ async def run(secret: str, table: str, concurrency: int, bases: list[str], first
 def main() -> None:
     secret, table, concurrency, bases, span = sys.argv[1:6]
     first, end = (int(x) for x in span.split(":"))
-    asyncio.run(run(secret, table, int(concurrency), bases.split(","), first, end))
+    event_loop.run(run(secret, table, int(concurrency), bases.split(","), first, end))
 
 
 if __name__ == "__main__":
