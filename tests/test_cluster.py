@@ -151,6 +151,10 @@ async def test_views_that_never_come_hold_the_players_states_only_so_long(store,
         await table.actor._resync
         assert not table.states_held and table.actor.settled
         assert table.view("player:ann")["round"]["my_hands"] == mine
+        # the player's part of each state: the table's view, encoded once while it stands
+        text = table.actor.personal_text("ann")
+        assert json.loads("{" + text + "}") == h.actor.personal("ann")
+        assert table.actor.personal_text("ann") is text
     finally:
         await table.actor.stop()
         await bridge.stop()

@@ -15,6 +15,7 @@ for the state again (`sync`) and send every player a fresh state: never a guess.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Callable
 from types import SimpleNamespace
@@ -55,6 +56,7 @@ class RemoteActor:
         self.epoch = ""  # the table process's run the state is from
         self.public: dict[str, Any] = {}
         self._personal: dict[str, tuple[str | None, dict[str, Any]]] = {}  # player -> (round)
+        self._texts: dict[str, tuple[Any, str]] = {}  # player -> (its _personal entry, text)
         self.history: list[dict[str, Any]] = []
         self.alerts: list[dict[str, Any]] = []
         self.last_bets: dict[str, Any] = {}
@@ -101,6 +103,18 @@ class RemoteActor:
         yet, as for every player who has not bet)."""
         round_id, mine = self._personal.get(player, (None, {}))
         return dict(mine) if round_id == self._round_id() else {}
+
+    def personal_text(self, player: str) -> str:
+        """`personal(player)` as JSON text without its braces (the states' part), encoded once
+        for each view the table sends, not once for each state after each burst."""
+        entry = self._personal.get(player)
+        if entry is None or entry[0] != self._round_id():
+            return ""
+        cached = self._texts.get(player)
+        if cached is None or cached[0] is not entry:
+            cached = self._texts[player] = (entry, json.dumps(
+                entry[1], separators=(",", ":"))[1:-1])
+        return cached[1]
 
     def snapshot(self, audience: str = "public") -> dict[str, Any]:
         view = {**self.public}

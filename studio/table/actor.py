@@ -12,6 +12,7 @@ its inbox and commits them together (group commit), answering each player once i
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
@@ -355,6 +356,11 @@ class TableActor:
         if s is not None and s.placements:
             return {p.player for p in s.placements}
         return {p.player for p in self.book.placements.values()} if self.book else set()
+
+    def personal_text(self, player: str) -> str:
+        """`personal(player)` as JSON text without its braces: the part of a player's state
+        after a burst that is the player's own (`studio.web.tables`)."""
+        return json.dumps(self.personal(player), separators=(",", ":"))[1:-1]
 
     def personal(self, player: str) -> dict[str, Any]:
         """What `player` sees of the round beyond the public snapshot (`snapshot()`): the

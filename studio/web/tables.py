@@ -377,7 +377,7 @@ class TableService:
         if rnd is None:
             return head, ',"round":null'
         player = audience.split(":", 1)[1]
-        mine = json.dumps(self.actor.personal(player), separators=(",", ":"))[1:-1]
+        mine = self.actor.personal_text(player)
         return head, ',"round":' + (rnd if not mine else
                                     rnd[:-1] + ("," if rnd != "{}" else "") + mine + "}")
 
