@@ -219,3 +219,26 @@ async def test_a_burst_costs_one_state_shared_by_alike_players_and_none_if_uncha
     await service.delivered()
     assert [m["type"] for m in conns[0].transport.messages()][4:] == ["event"]
     assert len(conns[1].transport.writes) == 2
+
+
+async def test_a_players_part_of_the_states_is_encoded_again_only_when_it_changed(store):
+    """10,000 players' states after each card: a part that did not change is not encoded
+    again, and a part that did is never stale."""
+    h = Harness(store)
+    h.credit("ann", 10_000)
+    h.credit("bob", 10_000)
+    await h.start()
+    try:
+        assert (await h.bet("ann", 1, 1000))["ok"]
+        assert (await h.bet("bob", 2, 1000))["ok"]
+        ann = h.actor.personal_text("ann")
+        assert json.loads("{" + ann + "}") == h.actor.personal("ann")
+        assert h.actor.personal_text("ann") is ann, "unchanged: the same text"
+        await h.close_betting()
+        await h.cards("7b 5c")                       # the burn, then position 1's card
+        after = h.actor.personal_text("ann")
+        assert json.loads("{" + after + "}") == h.actor.personal("ann")
+        assert json.loads("{" + after + "}")["my_hands"] == {"1": ["5c"]}
+        assert json.loads("{" + h.actor.personal_text("bob") + "}") == h.actor.personal("bob")
+    finally:
+        await h.actor.stop()

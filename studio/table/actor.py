@@ -169,6 +169,9 @@ class TableActor:
         self.last_bets: dict[str, list[tuple[int, str, int]]] = {}
         self.autoplay: dict[str, int] = {}
         self.alerts: list[dict[str, Any]] = []
+        # the players' parts of the states, as last encoded, for the round they are of
+        self._texts: dict[str, tuple[dict[str, Any], str]] = {}
+        self._texts_round: str | None = None
         self.history: list[dict[str, Any]] = []  # closed rounds, newest last (bounded)
         self.card_log: list[dict[str, Any]] = []  # cards of the round, with their source
         self._bets_index: tuple[Any, dict[str, list[core.Placement]]] = ((), {})
@@ -359,8 +362,16 @@ class TableActor:
 
     def personal_text(self, player: str) -> str:
         """`personal(player)` as JSON text without its braces: the part of a player's state
-        after a burst that is the player's own (`studio.web.tables`)."""
-        return json.dumps(self.personal(player), separators=(",", ":"))[1:-1]
+        after a burst that is the player's own (`studio.web.tables`). Most cards change
+        few players' parts: a part equal to the last one is not encoded again."""
+        mine = self.personal(player)
+        round_id = getattr(self.state, "round_id", None)
+        if self._texts_round != round_id:  # (a round's texts go with it)
+            self._texts, self._texts_round = {}, round_id
+        cached = self._texts.get(player)
+        if cached is None or cached[0] != mine:
+            cached = self._texts[player] = (mine, json.dumps(mine, separators=(",", ":"))[1:-1])
+        return cached[1]
 
     def personal(self, player: str) -> dict[str, Any]:
         """What `player` sees of the round beyond the public snapshot (`snapshot()`): the

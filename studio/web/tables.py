@@ -130,6 +130,7 @@ class TableService:
         # Subscribers by audience ("dealer", "player:<id>"): a player's own event reaches that
         # player's connections without looking at the thousands of others.
         self._by_audience: dict[str, list[Subscriber]] = {}
+        self._everyone: list[Subscriber] | None = None  # every client, in order (`_subscribers`)
         self._unsubscribe = actor.hub.subscribe(self._on_event)
         self.seq = 0  # events fanned out so far (clients see it as a change counter)
         self._pending: deque[_Delivery] = deque()  # deliveries on their way, in order
@@ -164,17 +165,22 @@ class TableService:
 
     @property
     def _subscribers(self) -> list[Subscriber]:
-        return [sub for subs in self._by_audience.values() for sub in subs]
+        """Every client, listed once per change of the clients (each public event reads it)."""
+        if self._everyone is None:
+            self._everyone = [sub for subs in self._by_audience.values() for sub in subs]
+        return self._everyone
 
     def subscribe(self, audience: str, deliver: Deliver,
                   deliver_text: DeliverText | None = None) -> Callable[[], None]:
         sub = Subscriber(audience, deliver, deliver_text)
         self._by_audience.setdefault(audience, []).append(sub)
+        self._everyone = None
 
         def unsubscribe() -> None:
             subs = self._by_audience.get(audience, [])
             if sub in subs:
                 subs.remove(sub)
+                self._everyone = None
             if not subs:
                 self._by_audience.pop(audience, None)
         return unsubscribe
