@@ -148,7 +148,7 @@ class TableService:
         # the bytes of the outboxes written so far in this burst (shared by alike clients;
         # the frames are kept with them, so their ids stay theirs)
         self._flushes: deque[Callable[[dict[Any, Any]], None]] = deque()
-        self._joined: dict[Any, Any] = {}
+        self.joined: dict[Any, Any] = {}
         self._pumping = False
         self.states_held = False  # the views are being fetched (an edge): states wait
         # cents a player holds at an operator's wallet (the studio's ledger holds the rest)
@@ -271,7 +271,7 @@ class TableService:
 
     def _flush_some(self, budget: int) -> None:
         """The burst's writes, one a client, up to `budget` before the loop gets a turn."""
-        flushes, joined = self._flushes, self._joined
+        flushes, joined = self._flushes, self.joined
         while flushes and budget > 0:
             budget -= 1
             flush = flushes.popleft()

@@ -160,14 +160,17 @@ class Connection:
         self.written += len(out)
 
     def send_state(self) -> None:
-        """The state after a burst, once its events are out: written now if the socket
-        takes frames and nothing waits; else the sender sends it when its queue drains."""
+        """The state after a burst, once its events are out: written now, with the burst's
+        events, if the socket takes frames and nothing waits (the first players' write does
+        not wait for the last players' states); else the sender sends it when its queue
+        drains."""
         if self.closing or not self.dirty or self.transport is None or not self.queue.empty():
             return
         state = self._next_state()
         if state is not None:
             self._put(state if isinstance(state, Outgoing) else Outgoing(
                 state if isinstance(state, str) else json.dumps(state)))
+        self.flush(self.service.joined)
 
     def _next_state(self) -> Outgoing | dict[str, Any] | str | None:
         """The state owed, or None if this client has it already."""
