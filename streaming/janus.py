@@ -32,10 +32,11 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from aiortc.codecs.h264 import H264Encoder
+from aiortc.mediastreams import VIDEO_TIME_BASE, convert_timebase
 from aiortc.rtp import RtpPacket
 
 from streaming.fanout import Broadcaster
+from streaming.rtp_h264 import MAX_PAYLOAD, packetize, split_annex_b
 
 log = logging.getLogger(__name__)
 LIBDIR = Path("/usr/lib/x86_64-linux-gnu/janus")
@@ -189,18 +190,21 @@ admin: {{ admin_http = false }}
 
 
 class RtpPublisher:
-    """The broadcaster's encoded frames, as one viewer of it, packetised (RFC 6184, as aiortc
-    does for its own viewers) and sent to Janus's mountpoint port once."""
+    """The broadcaster's encoded frames, as one viewer of it, packetised (RFC 6184) and sent
+    to Janus's mountpoint port once. Payloads up to `max_payload` bytes (streaming/rtp_h264.py:
+    the most a 1,500-byte MTU holds after Janus's additions): Janus sends every packet once per
+    viewer, so fewer, fuller packets are fewer sends."""
 
-    def __init__(self, broadcaster: Broadcaster, port: int, host: str = "127.0.0.1") -> None:
+    def __init__(self, broadcaster: Broadcaster, port: int, host: str = "127.0.0.1",
+                 max_payload: int = MAX_PAYLOAD) -> None:
         self.broadcaster = broadcaster
+        self.max_payload = max_payload
         self.target = (host, port)
         self.packets = 0
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._sock.setblocking(False)
         self._ssrc = random.getrandbits(32)
         self._seq = random.getrandbits(16)
-        self._packer = H264Encoder()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -210,7 +214,9 @@ class RtpPublisher:
     async def _run(self) -> None:
         while True:
             packet = await self.track.recv()
-            payloads, timestamp = self._packer.pack(packet)
+            payloads = packetize(split_annex_b(bytes(packet)), self.max_payload)
+            timestamp = convert_timebase(packet.pts, packet.time_base,
+                                         VIDEO_TIME_BASE) & 0xFFFFFFFF  # wraps after 13 h
             for i, payload in enumerate(payloads):
                 rtp = RtpPacket(payload_type=PAYLOAD_TYPE, sequence_number=self._seq,
                                 timestamp=timestamp, ssrc=self._ssrc,
