@@ -40,6 +40,9 @@ from streaming.rtp_h264 import MAX_PAYLOAD, packetize, split_annex_b
 
 log = logging.getLogger(__name__)
 LIBDIR = Path("/usr/lib/x86_64-linux-gnu/janus")
+# Debian's libjemalloc2: Janus allocates and frees two buffers per packet per viewer; with
+# jemalloc preloaded it spends less CPU per viewer (tests/bench/bench_janus.py). Optional.
+JEMALLOC = LIBDIR.parent / "libjemalloc.so.2"
 PAYLOAD_TYPE = 96
 H264_FMTP = "profile-level-id=42e01f;packetization-mode=1"
 KEEPALIVE_S = 25.0  # Janus ends a session after 60 s without a word
@@ -74,15 +77,18 @@ class JanusProcess:
 
     def __init__(self, mountpoints: list[Mountpoint], *, http_port: int | None = None,
                  rtp_range: tuple[int, int] = (30000, 39999), workdir: Path | None = None,
-                 event_loops: int = 2) -> None:
+                 event_loops: int = 2, interfaces: str | None = None) -> None:
         """`event_loops`: Janus's shared media threads (0: one thread per viewer, which
-        costs a context switch per packet per viewer)."""
+        costs a context switch per packet per viewer). `interfaces`: the interfaces or
+        addresses (comma-separated) Janus offers players, by default the default route's
+        interface (`default_interface`)."""
         if shutil.which("janus") is None:
             raise JanusError("janus.not_installed", "Debian's janus package is not installed")
         self.mountpoints = mountpoints
         self.http_port = http_port or free_port()
         self.rtp_range = rtp_range
         self.event_loops = event_loops
+        self.interfaces = interfaces or default_interface()
         self.workdir = workdir or Path(tempfile.mkdtemp(prefix="studio-janus-"))
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = f"http://127.0.0.1:{self.http_port}/janus"
@@ -95,6 +101,10 @@ class JanusProcess:
         transports = [p.name for p in (LIBDIR / "transports").glob("libjanus_*.so")
                       if p.name != "libjanus_http.so"]
         lo, hi = self.rtp_range
+        # One candidate per viewer: libnice binds a socket per address it gathers on and
+        # Janus's media loops poll them all on every wakeup. Without a list that matches
+        # (Janus skips loopback interfaces) libnice gathers on every address, IPv6 too.
+        enforce = f'  ice_enforce_list = "{self.interfaces}"' if self.interfaces else ""
         (d / "janus.jcfg").write_text(f'''general: {{
   configs_folder = "{d}"
   plugins_folder = "{LIBDIR / 'plugins'}"
@@ -112,7 +122,7 @@ media: {{ rtp_port_range = "{lo}-{hi}"
   nack_optimizations = true }}
 nat: {{ nice_debug = false
   full_trickle = false
-  ice_enforce_list = "127.0.0.1"
+{enforce}
   ignore_mdns = true }}
 plugins: {{ disable = "{','.join(others)}" }}
 transports: {{ disable = "{','.join(transports)}" }}
@@ -152,7 +162,8 @@ admin: {{ admin_http = false }}
         with open(d / "janus.log", "wb") as log_file:  # Janus keeps its own descriptor
             self.proc = subprocess.Popen(
                 ["janus", "--configs-folder", str(d), "--config", str(d / "janus.jcfg"),
-                 "--disable-colors"], stdout=log_file, stderr=subprocess.STDOUT, cwd=d)
+                 "--disable-colors"], stdout=log_file, stderr=subprocess.STDOUT, cwd=d,
+                env=janus_environment())
 
     async def start(self, timeout: float = 15.0) -> None:
         """Spawn Janus and wait until its HTTP API answers."""
@@ -187,6 +198,25 @@ admin: {{ admin_http = false }}
             return 0.0
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def default_interface(route_table: Path = Path("/proc/net/route")) -> str | None:
+    """The interface of the IPv4 default route (players reach Janus on its address)."""
+    with contextlib.suppress(OSError):
+        for line in route_table.read_text().splitlines()[1:]:
+            fields = line.split()
+            if len(fields) > 1 and fields[1] == "00000000":
+                return fields[0]
+    return None
+
+
+def janus_environment(jemalloc: Path = JEMALLOC) -> dict[str, str]:
+    """Janus's environment: ours, with jemalloc preloaded when Debian's libjemalloc2 is
+    installed (scripts/test installs it)."""
+    env = dict(os.environ)
+    if jemalloc.exists():
+        env["LD_PRELOAD"] = " ".join(filter(None, [env.get("LD_PRELOAD"), str(jemalloc)]))
+    return env
 
 
 class RtpPublisher:
