@@ -32,13 +32,17 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from aiortc.codecs.h264 import H264Encoder
+from aiortc.mediastreams import VIDEO_TIME_BASE, convert_timebase
 from aiortc.rtp import RtpPacket
 
 from streaming.fanout import Broadcaster
+from streaming.rtp_h264 import MAX_PAYLOAD, packetize, split_annex_b
 
 log = logging.getLogger(__name__)
 LIBDIR = Path("/usr/lib/x86_64-linux-gnu/janus")
+# Debian's libjemalloc2: Janus allocates and frees two buffers per packet per viewer; with
+# jemalloc preloaded it spends less CPU per viewer (tests/bench/bench_janus.py). Optional.
+JEMALLOC = LIBDIR.parent / "libjemalloc.so.2"
 PAYLOAD_TYPE = 96
 H264_FMTP = "profile-level-id=42e01f;packetization-mode=1"
 KEEPALIVE_S = 25.0  # Janus ends a session after 60 s without a word
@@ -73,15 +77,18 @@ class JanusProcess:
 
     def __init__(self, mountpoints: list[Mountpoint], *, http_port: int | None = None,
                  rtp_range: tuple[int, int] = (30000, 39999), workdir: Path | None = None,
-                 event_loops: int = 2) -> None:
+                 event_loops: int = 2, interfaces: str | None = None) -> None:
         """`event_loops`: Janus's shared media threads (0: one thread per viewer, which
-        costs a context switch per packet per viewer)."""
+        costs a context switch per packet per viewer). `interfaces`: the interfaces or
+        addresses (comma-separated) Janus offers players, by default the default route's
+        interface (`default_interface`)."""
         if shutil.which("janus") is None:
             raise JanusError("janus.not_installed", "Debian's janus package is not installed")
         self.mountpoints = mountpoints
         self.http_port = http_port or free_port()
         self.rtp_range = rtp_range
         self.event_loops = event_loops
+        self.interfaces = interfaces or default_interface()
         self.workdir = workdir or Path(tempfile.mkdtemp(prefix="studio-janus-"))
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = f"http://127.0.0.1:{self.http_port}/janus"
@@ -94,6 +101,10 @@ class JanusProcess:
         transports = [p.name for p in (LIBDIR / "transports").glob("libjanus_*.so")
                       if p.name != "libjanus_http.so"]
         lo, hi = self.rtp_range
+        # One candidate per viewer: libnice binds a socket per address it gathers on and
+        # Janus's media loops poll them all on every wakeup. Without a list that matches
+        # (Janus skips loopback interfaces) libnice gathers on every address, IPv6 too.
+        enforce = f'  ice_enforce_list = "{self.interfaces}"' if self.interfaces else ""
         (d / "janus.jcfg").write_text(f'''general: {{
   configs_folder = "{d}"
   plugins_folder = "{LIBDIR / 'plugins'}"
@@ -111,7 +122,7 @@ media: {{ rtp_port_range = "{lo}-{hi}"
   nack_optimizations = true }}
 nat: {{ nice_debug = false
   full_trickle = false
-  ice_enforce_list = "127.0.0.1"
+{enforce}
   ignore_mdns = true }}
 plugins: {{ disable = "{','.join(others)}" }}
 transports: {{ disable = "{','.join(transports)}" }}
@@ -151,7 +162,8 @@ admin: {{ admin_http = false }}
         with open(d / "janus.log", "wb") as log_file:  # Janus keeps its own descriptor
             self.proc = subprocess.Popen(
                 ["janus", "--configs-folder", str(d), "--config", str(d / "janus.jcfg"),
-                 "--disable-colors"], stdout=log_file, stderr=subprocess.STDOUT, cwd=d)
+                 "--disable-colors"], stdout=log_file, stderr=subprocess.STDOUT, cwd=d,
+                env=janus_environment())
 
     async def start(self, timeout: float = 15.0) -> None:
         """Spawn Janus and wait until its HTTP API answers."""
@@ -188,19 +200,41 @@ admin: {{ admin_http = false }}
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-class RtpPublisher:
-    """The broadcaster's encoded frames, as one viewer of it, packetised (RFC 6184, as aiortc
-    does for its own viewers) and sent to Janus's mountpoint port once."""
+def default_interface(route_table: Path = Path("/proc/net/route")) -> str | None:
+    """The interface of the IPv4 default route (players reach Janus on its address)."""
+    with contextlib.suppress(OSError):
+        for line in route_table.read_text().splitlines()[1:]:
+            fields = line.split()
+            if len(fields) > 1 and fields[1] == "00000000":
+                return fields[0]
+    return None
 
-    def __init__(self, broadcaster: Broadcaster, port: int, host: str = "127.0.0.1") -> None:
+
+def janus_environment(jemalloc: Path = JEMALLOC) -> dict[str, str]:
+    """Janus's environment: ours, with jemalloc preloaded when Debian's libjemalloc2 is
+    installed (scripts/test installs it)."""
+    env = dict(os.environ)
+    if jemalloc.exists():
+        env["LD_PRELOAD"] = " ".join(filter(None, [env.get("LD_PRELOAD"), str(jemalloc)]))
+    return env
+
+
+class RtpPublisher:
+    """The broadcaster's encoded frames, as one viewer of it, packetised (RFC 6184) and sent
+    to Janus's mountpoint port once. Payloads up to `max_payload` bytes (streaming/rtp_h264.py:
+    the most a 1,500-byte MTU holds after Janus's additions): Janus sends every packet once per
+    viewer, so fewer, fuller packets are fewer sends."""
+
+    def __init__(self, broadcaster: Broadcaster, port: int, host: str = "127.0.0.1",
+                 max_payload: int = MAX_PAYLOAD) -> None:
         self.broadcaster = broadcaster
+        self.max_payload = max_payload
         self.target = (host, port)
         self.packets = 0
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._sock.setblocking(False)
         self._ssrc = random.getrandbits(32)
         self._seq = random.getrandbits(16)
-        self._packer = H264Encoder()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -210,7 +244,9 @@ class RtpPublisher:
     async def _run(self) -> None:
         while True:
             packet = await self.track.recv()
-            payloads, timestamp = self._packer.pack(packet)
+            payloads = packetize(split_annex_b(bytes(packet)), self.max_payload)
+            timestamp = convert_timebase(packet.pts, packet.time_base,
+                                         VIDEO_TIME_BASE) & 0xFFFFFFFF  # wraps after 13 h
             for i, payload in enumerate(payloads):
                 rtp = RtpPacket(payload_type=PAYLOAD_TYPE, sequence_number=self._seq,
                                 timestamp=timestamp, ssrc=self._ssrc,

@@ -11,6 +11,7 @@ import pytest
 
 from streaming.encoder import EncoderSettings, SharedH264Encoder, bgr_to_yuv420p
 from streaming.framestamp import read_index
+from streaming.rtp_h264 import split_annex_b
 from streaming.source import CapturedFrame, TestPattern
 
 
@@ -83,3 +84,12 @@ def test_opencv_conversion_matches_pyav_reformat() -> None:
         format="yuv420p").to_ndarray().astype(int)
     assert ours.shape == reference.shape == (1080, 1280)
     assert np.abs(ours - reference).mean() < 2.0
+
+
+def test_one_slice_per_picture(encoded) -> None:
+    """Each slice is RTP packets of its own: libx264's default sliced threads would make the
+    packets per picture depend on the machine's cores."""
+    _, frames, _, _ = encoded
+    for f in frames:
+        slices = [n for n in split_annex_b(bytes(f.packet)) if n[0] & 0x1F in (1, 5)]
+        assert len(slices) == 1
