@@ -90,3 +90,16 @@ def test_classifier_adds_cards_and_no_false_ones(art: str, kind: str) -> None:
         without.add(score_wide(plain.recognize(scene.frame, scene.camera), scene.truth))
     assert with_clf.false == 0
     assert with_clf.right > without.right
+
+
+def test_products_in_blocks_are_the_plain_products() -> None:
+    """The forward pass multiplies in row blocks (BLAS kept on one thread): same numbers."""
+    from devices.camera.card_classifier import _matvec, _rows_product
+
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=(2400, 27)).astype(np.float32), rng.normal(size=(27, 12))
+    w, x = rng.normal(size=(64, 1680)).astype(np.float32), rng.normal(size=1680)
+    assert np.allclose(_rows_product(a, b.astype(np.float32)), a @ b.astype(np.float32),
+                       atol=1e-5)
+    assert np.allclose(_matvec(w, x.astype(np.float32)), w @ x.astype(np.float32), atol=1e-4)
+
