@@ -103,3 +103,21 @@ def test_products_in_blocks_are_the_plain_products() -> None:
                        atol=1e-5)
     assert np.allclose(_matvec(w, x.astype(np.float32)), w @ x.astype(np.float32), atol=1e-4)
 
+
+@pytest.mark.parametrize("art, kind, seeds", [("napoletane", "italian40", range(210, 240)),
+                                              ("french", "french40", range(255, 280))])
+def test_classifier_alone_adds_cards_where_nothing_fits_what_shows(art: str, kind: str,
+                                                                   seeds: range) -> None:
+    """Where the partial judge finds no card at all, the classifier names one only when very
+    sure and its card is the crop's best template match: more cards, none false."""
+    from devices.camera.recognizer import Thresholds
+
+    alone, paired = WideTally(), WideTally()
+    rec = Recognizer(art, kind)
+    without = Recognizer(art, kind, thresholds=Thresholds(learned_alone_prob=1.01))
+    for seed in seeds:  # tune seeds the classifier was not trained on
+        scene = wide_scene(seed, art, kind)
+        alone.add(score_wide(rec.recognize(scene.frame, scene.camera), scene.truth))
+        paired.add(score_wide(without.recognize(scene.frame, scene.camera), scene.truth))
+    assert alone.false == 0
+    assert alone.right > paired.right

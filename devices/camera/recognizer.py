@@ -28,7 +28,9 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
 4. Calibrated, a card partly covered that the template judges refuse may still be named by a
    small learned classifier (card_classifier.py), only when it is sure and both template
    judges point at the same card (the cells that show fit it best, and it is among the crop's
-   best whole-card matches). Not on the outline path: its outlines can be another card's.
+   best whole-card matches), or, where no card at all fits the cells that show (the cover
+   spoils the partial judge too), when it is very sure and its card is the crop's best
+   whole-card match. Not on the outline path: its outlines can be another card's.
 """
 
 from __future__ import annotations
@@ -96,8 +98,13 @@ class Thresholds:
     partial_quick: float = 0.15  # a partly covered card is judged on what shows from here
     # the classifier names a refused card this sure (~0.98 at most: it is trained with label
     # smoothing) ...
-    learned_min_prob: float = 0.95
+    learned_min_prob: float = 0.9
     learned_agree: int = 3  # ... and among this many best template matches of the crop
+    # where no card fits what shows (the cover spoils the partial judge too), the classifier
+    # alone names it only this sure, of the crop and of the crop turned half a turn (the
+    # same card: a chance pattern seldom reads the same both ways), and when its card is
+    # the crop's best template match
+    learned_alone_prob: float = 0.96
     partial: PartialLimits = field(default_factory=PartialLimits)
 
 
@@ -597,23 +604,31 @@ class Recognizer:
         """The classifier's name for a crop the templates refused (card_classifier.py), taken
         only when it is sure, the card is among the best template matches of the crop and,
         given `expected` (the card the part that shows fits best, though not surely), is that
-        card: two different methods agreeing, so a wrong card stays rarer than a late one."""
+        card: two different methods agreeing, so a wrong card stays rarer than a late one.
+        `expected` BACK or OTHER (no card fits what shows): only when very sure both ways up
+        and the card is the crop's best template match."""
         clf = self._classifier
-        if clf is None or expected in (BACK, OTHER):
-            return None  # (no card fits what shows: not worth the classifier's time)
+        if clf is None:
+            return None
+        th = self.thresholds
+        alone = expected in (BACK, OTHER)  # no card fits what shows
         crop = canonical_crop(frame, quad)
         label, prob = clf.best(crop, self._known)
-        th = self.thresholds
-        if label in (BACK, OTHER) or prob < th.learned_min_prob or (
-                expected is not None and label != expected):
+        if label in (BACK, OTHER) or prob < (th.learned_alone_prob if alone
+                                             else th.learned_min_prob) or (
+                expected is not None and not alone and label != expected):
             return None
         unit = crop.reshape(-1)
         scores = self._scores(unit / max(float(np.linalg.norm(unit)), 1e-6), shortlist)
         order = [int(i) for i in np.argsort(-scores)[:2 * th.learned_agree]
                  if np.isfinite(scores[i])]
         top = list(dict.fromkeys(self.templates.labels[i] for i in order))
-        if label not in top[:th.learned_agree]:
+        if label not in top[:1 if alone else th.learned_agree]:
             return None
+        if alone:
+            turned, p_turned = clf.best(np.ascontiguousarray(crop[::-1, ::-1]), self._known)
+            if turned != label or p_turned < th.learned_alone_prob:
+                return None
         # scored as the judge scores (its template's correlation), the margin is the certainty
         score = max(float(scores[i]) for i in order if self.templates.labels[i] == label)
         return Candidate(quad, label, score, prob, 0.0, True)
