@@ -31,6 +31,9 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    best whole-card matches), or, where no card at all fits the cells that show (the cover
    spoils the partial judge too), when it is very sure and its card is the crop's best
    whole-card match. Not on the outline path: its outlines can be another card's.
+5. Without a calibration, one is guessed from a card named whole (self_calibration.py); with
+   none named, from an outline close to a card; failing that, from any card-shaped outline,
+   on the not-felt mask and then on that mask closed (a pale card on a dark cloth).
 """
 
 from __future__ import annotations
@@ -95,6 +98,11 @@ class Thresholds:
     align_iterations: int = 6  # ... then at the canonical size
     align_max_shift: float = 2.0  # view pixels per alignment step
     outline_pose_score: float = 0.6  # an unnamed outline this close gives a calibration
+    # ... and failing that, any card-shaped outline this close (the geometry is what counts),
+    # then the same on the not-felt mask closed by this many pixels (a pale card on a dark
+    # cloth leaves holes in it that break its outline)
+    any_outline_pose_score: float = 0.0
+    pose_close: int = 9
     partial_quick: float = 0.15  # a partly covered card is judged on what shows from here
     # the classifier names a refused card this sure (~0.98 at most: it is trained with label
     # smoothing) ...
@@ -121,12 +129,13 @@ class Options:
     strict_outline: bool = True  # the outline path asks the calibrated path's separation
     self_calibrate: bool = True  # without a calibration, guess one from a whole card
     learned: bool = True  # a card the templates refuse, the classifier may name (sure, agreeing)
+    pose_from_any_outline: bool = True  # no calibration guessed: try any card-shaped outline
 
 
 def baseline_options() -> Options:
     """The recogniser as it was before issue 16 (green felt only)."""
     return Options(felt="green", partial=False, partial_align=False, strict_outline=False,
-                   self_calibrate=False, learned=False)
+                   self_calibrate=False, learned=False, pose_from_any_outline=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -633,16 +642,18 @@ class Recognizer:
         score = max(float(scores[i]) for i in order if self.templates.labels[i] == label)
         return Candidate(quad, label, score, prob, 0.0, True)
 
-    def candidates(self, frame: np.ndarray) -> list[Candidate]:
-        """Every plausible card quad in the frame with its best match and verdict."""
+    def candidates(self, frame: np.ndarray, mask: np.ndarray | None = None) -> list[Candidate]:
+        """Every plausible card quad in the frame with its best match and verdict (found on
+        `mask`, the not-felt mask unless given)."""
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("camera.bad_frame: expected a BGR image (H, W, 3)")
         th = self.thresholds
         # look-alikes (a 3 of clubs and of spades, blurred) are told apart as the calibrated
         # path does, unless running as the first recogniser did
         separation = th.aligned_min_separation if self.options.strict_outline else None
-        contours, _ = cv2.findContours(self.card_mask(frame), cv2.RETR_EXTERNAL,
-                                       cv2.CHAIN_APPROX_SIMPLE)
+        if mask is None:
+            mask = self.card_mask(frame)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         out = []
         for contour in contours:
             if cv2.contourArea(contour) < th.min_area * 0.5:
@@ -674,6 +685,9 @@ class Recognizer:
         else:
             cands = self.candidates(frame)
             guessed = self.guess_pose(cands) if self.options.self_calibrate else None
+            if guessed is None and self.options.self_calibrate \
+                    and self.options.pose_from_any_outline:
+                guessed = self._pose_from_any_outline(frame, cands)
             if guessed is not None:
                 cands = self.calibrated_candidates(frame, guessed) + cands
         found = [Detection(c.label, c.quad, c.score, c.margin, c.cell_error)
@@ -686,15 +700,32 @@ class Recognizer:
                 kept.append(d)
         return kept
 
-    def guess_pose(self, cands: list[Candidate]) -> CameraPose | None:
+    def _pose_from_any_outline(self, frame: np.ndarray,
+                               cands: list[Candidate]) -> CameraPose | None:
+        """No card named and no outline close to one: any card-shaped outline gives the
+        table's plane (a wrong guess makes cards the wrong size there, and the calibrated
+        path then names nothing), first on the outlines found, then on the not-felt mask
+        closed (holes in a pale card on a dark cloth break its outline)."""
+        th = self.thresholds
+        pose = self.guess_pose(cands, th.any_outline_pose_score)
+        if pose is not None or th.pose_close <= 0:
+            return pose
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (th.pose_close, th.pose_close))
+        closed = cv2.morphologyEx(self.card_mask(frame), cv2.MORPH_CLOSE, kernel)
+        return self.guess_pose(self.candidates(frame, closed), th.any_outline_pose_score)
+
+    def guess_pose(self, cands: list[Candidate],
+                   min_score: float | None = None) -> CameraPose | None:
         """A calibration from the cards named whole (the largest few tried): the one under
-        which most of them have a card's size on the table."""
+        which most of them have a card's size on the table. Without any, from the outlines
+        matching a card at least `min_score` (default `outline_pose_score`)."""
+        if min_score is None:
+            min_score = self.thresholds.outline_pose_score
         whole = sorted((c for c in cands if c.accepted),
                        key=lambda c: -cv2.contourArea(c.quad))
         if not whole:  # no card named, yet an outline that matches a card (or the back)
             # fairly well is a card's shape all the same: the geometry is what is wanted
-            whole = sorted((c for c in cands if c.score >= self.thresholds.outline_pose_score),
-                           key=lambda c: -c.score)
+            whole = sorted((c for c in cands if c.score >= min_score), key=lambda c: -c.score)
         best: tuple[int, CameraPose] | None = None
         for c in whole[:3]:
             pose = pose_from_card(c.quad, self.aspect)
