@@ -106,7 +106,7 @@ class Thresholds:
     partial_quick: float = 0.15  # a partly covered card is judged on what shows from here
     # the classifier names a refused card this sure (~0.98 at most: it is trained with label
     # smoothing) ...
-    learned_min_prob: float = 0.9
+    learned_min_prob: float = 0.95
     learned_agree: int = 3  # ... and among this many best template matches of the crop
     # where no card fits what shows (the cover spoils the partial judge too), the classifier
     # alone names it only this sure, of the crop and of the crop turned half a turn (the
