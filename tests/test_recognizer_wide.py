@@ -105,3 +105,19 @@ def test_no_pose_from_outlines_that_match_no_card_unless_asked() -> None:
     weak = Candidate(quad, "2c", 0.2, 0.0, 9.9, False)
     assert rec.guess_pose([weak]) is None
     assert rec.guess_pose([weak], min_score=0.0) is not None
+
+
+def test_a_close_row_of_cards_is_not_taken_for_the_felt() -> None:
+    """Five cards side by side fill most of a 21-pixel median neighbourhood (of the small
+    copy), which then calls the middle card felt; the outline path's wider one does not."""
+    frame = np.empty((720, 1280, 3), np.uint8)
+    frame[:] = (120, 60, 25)  # blue cloth
+    for i in range(5):
+        x = 380 + i * 105
+        cv2.rectangle(frame, (x, 280), (x + 100, 430), (225, 230, 235), -1)
+    centre = (355, 380 + 2 * 105 + 50)
+    assert felt_mask.not_felt(frame, k=21)[centre] == 0  # the narrow neighbourhood fails
+    rec = Recognizer("piacentine", "italian40")
+    assert rec.thresholds.image_felt_median > 21
+    mask = rec.card_mask(frame)
+    assert mask[centre] == 255 and mask[100, 100] == 0

@@ -81,6 +81,13 @@ class Thresholds:
     max_cell_error: float = 1.2  # mean squared error of the worst grid cell (normalised units)
     felt_ratio: float = 1.35  # felt: G > felt_ratio * max(R, B) + felt_floor
     felt_floor: float = 8.0
+    # a felt learnt from the frame (felt_mask.py): its median neighbourhood, in pixels of the
+    # small copy, in the image (the outline path) and in the calibrated top-down view. In the
+    # image a row of cards laid close, seen from near, filled more than half of the default
+    # neighbourhood, which then took the cards for the felt and broke their outlines (tune
+    # scenes: 41 named the most uncalibrated; in the view 21 named more than 41)
+    image_felt_median: int = 41
+    view_felt_median: int = felt_mask.MEDIAN_K
     gold_blue: float = 0.5  # printed gold: B < gold_blue * min(G, R) and min(G, R) > gold_min
     gold_min: float = 70.0
     min_area: float = 6000.0  # card area in image pixels
@@ -445,7 +452,8 @@ class Recognizer:
         # the classifier may know cards this deck lacks (French 8s to 10s in a 40-card deck)
         self._known = frozenset(labels) | {OTHER}
 
-    def card_mask(self, frame: np.ndarray, kernel: np.ndarray = _OPEN_KERNEL) -> np.ndarray:
+    def card_mask(self, frame: np.ndarray, kernel: np.ndarray = _OPEN_KERNEL,
+                  median: int | None = None) -> np.ndarray:
         """255 where something that is not felt lies, thin printed lines removed.
 
         Felt is where green clearly dominates: G > ratio * max(R, B) + floor. A ratio (not a
@@ -457,7 +465,8 @@ class Recognizer:
                 frame, th.felt_ratio, th.felt_floor)):
             # printed lines in any colour are not felt here: a wider opening in the image
             wide = _WIDE_OPEN_KERNEL if kernel is _OPEN_KERNEL else kernel
-            return cv2.morphologyEx(felt_mask.not_felt(frame), cv2.MORPH_OPEN, wide)
+            k = median if median is not None else th.image_felt_median
+            return cv2.morphologyEx(felt_mask.not_felt(frame, k=k), cv2.MORPH_OPEN, wide)
         b, g, r = cv2.split(frame)
         limit = cv2.addWeighted(cv2.max(r, b), th.felt_ratio, r, 0.0, th.felt_floor)
         felt = cv2.compare(g, limit, cv2.CMP_GT)
@@ -484,7 +493,7 @@ class Recognizer:
         known size: each right-angle corner of an outline proposes a card (see table_view)."""
         th = self.thresholds
         view = self.view(camera)
-        mask = self.card_mask(view.rectify(frame), _VIEW_KERNEL)
+        mask = self.card_mask(view.rectify(frame), _VIEW_KERNEL, th.view_felt_median)
         w, h = card_size(self.aspect, view.scale)
         out: list[Candidate] = []
         accepted: list[np.ndarray] = []
