@@ -90,3 +90,34 @@ def test_classifier_adds_cards_and_no_false_ones(art: str, kind: str) -> None:
         without.add(score_wide(plain.recognize(scene.frame, scene.camera), scene.truth))
     assert with_clf.false == 0
     assert with_clf.right > without.right
+
+
+def test_products_in_blocks_are_the_plain_products() -> None:
+    """The forward pass multiplies in row blocks (BLAS kept on one thread): same numbers."""
+    from devices.camera.card_classifier import _matvec, _rows_product
+
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=(2400, 27)).astype(np.float32), rng.normal(size=(27, 12))
+    w, x = rng.normal(size=(64, 1680)).astype(np.float32), rng.normal(size=1680)
+    assert np.allclose(_rows_product(a, b.astype(np.float32)), a @ b.astype(np.float32),
+                       atol=1e-5)
+    assert np.allclose(_matvec(w, x.astype(np.float32)), w @ x.astype(np.float32), atol=1e-4)
+
+
+@pytest.mark.parametrize("art, kind, seeds", [("napoletane", "italian40", range(210, 240)),
+                                              ("french", "french40", range(255, 280))])
+def test_classifier_alone_adds_cards_where_nothing_fits_what_shows(art: str, kind: str,
+                                                                   seeds: range) -> None:
+    """Where the partial judge finds no card at all, the classifier names one only when very
+    sure and its card is the crop's best template match: more cards, none false."""
+    from devices.camera.recognizer import Thresholds
+
+    alone, paired = WideTally(), WideTally()
+    rec = Recognizer(art, kind)
+    without = Recognizer(art, kind, thresholds=Thresholds(learned_alone_prob=1.01))
+    for seed in seeds:  # tune seeds the classifier was not trained on
+        scene = wide_scene(seed, art, kind)
+        alone.add(score_wide(rec.recognize(scene.frame, scene.camera), scene.truth))
+        paired.add(score_wide(without.recognize(scene.frame, scene.camera), scene.truth))
+    assert alone.false == 0
+    assert alone.right > paired.right

@@ -10,7 +10,13 @@ import pytest
 
 from devices.camera import felt_mask
 from devices.camera.partial_match import covered_from_outside
-from devices.camera.recognizer import Recognizer, baseline_options
+from devices.camera.recognizer import (
+    Candidate,
+    Options,
+    Recognizer,
+    baseline_options,
+    order_quad,
+)
 from devices.camera.self_calibration import pose_from_card
 from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, TUNE_SEEDS, wide_scene
 from devices.camera.wide_scoring import WideTally, score_wide
@@ -73,3 +79,45 @@ def test_wide_tuning_scenes_no_false_cards_and_most_named(art: str, kind: str) -
         base.add(score_wide(old.recognize(scene.frame, scene.camera), scene.truth))
     assert current.false == 0 and base.false == 0
     assert current.right_pct >= 75.0 and current.right_pct > base.right_pct + 40
+
+
+@pytest.mark.parametrize("art, kind", [("piacentine", "italian40"), ("french", "french52")])
+def test_a_pose_from_any_card_shaped_outline_names_more_uncalibrated(art: str,
+                                                                     kind: str) -> None:
+    """Without a calibration and no card named whole, any card-shaped outline (on the mask
+    closed, when holes break it) gives the table's plane: more cards named, none false."""
+    anyway, before = WideTally(), WideTally()
+    rec = Recognizer(art, kind)
+    old = Recognizer(art, kind, options=Options(pose_from_any_outline=False))
+    for seed in range(40):
+        scene = wide_scene(seed, art, kind)
+        anyway.add(score_wide(rec.recognize(scene.frame), scene.truth))
+        before.add(score_wide(old.recognize(scene.frame), scene.truth))
+    assert anyway.false == 0
+    assert anyway.right > before.right
+
+
+def test_no_pose_from_outlines_that_match_no_card_unless_asked() -> None:
+    """guess_pose takes unnamed outlines only as close as asked."""
+    rec = Recognizer("french", "french52")
+    scene = wide_scene(3, "french", "french52")
+    quad = order_quad(scene.truth[0].quad)
+    weak = Candidate(quad, "2c", 0.2, 0.0, 9.9, False)
+    assert rec.guess_pose([weak]) is None
+    assert rec.guess_pose([weak], min_score=0.0) is not None
+
+
+def test_a_close_row_of_cards_is_not_taken_for_the_felt() -> None:
+    """Five cards side by side fill most of a 21-pixel median neighbourhood (of the small
+    copy), which then calls the middle card felt; the outline path's wider one does not."""
+    frame = np.empty((720, 1280, 3), np.uint8)
+    frame[:] = (120, 60, 25)  # blue cloth
+    for i in range(5):
+        x = 380 + i * 105
+        cv2.rectangle(frame, (x, 280), (x + 100, 430), (225, 230, 235), -1)
+    centre = (355, 380 + 2 * 105 + 50)
+    assert felt_mask.not_felt(frame, k=21)[centre] == 0  # the narrow neighbourhood fails
+    rec = Recognizer("piacentine", "italian40")
+    assert rec.thresholds.image_felt_median > 21
+    mask = rec.card_mask(frame)
+    assert mask[centre] == 255 and mask[100, 100] == 0

@@ -48,13 +48,36 @@ def weights_path(art: DeckArt | str) -> Path:
     return WEIGHTS_DIR / f"card_classifier_{DeckArt(art).value}.npz"
 
 
+# OpenBLAS runs a product on several threads past about this many multiply-adds (a matrix-
+# vector product past a tenth of it): on a busy machine that costs tens of milliseconds, so
+# products are made in row blocks under it (microseconds each), as recognizer._matvec does.
+_ONE_THREAD_MADDS = 200_000
+_ONE_THREAD_MATVEC = 8_000
+
+
+def _rows_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b (b a matrix) in row blocks of a small enough that BLAS stays on this thread."""
+    rows = max(1, _ONE_THREAD_MADDS // max(1, b.shape[0] * b.shape[1]))
+    if len(a) <= rows:
+        return a @ b
+    return np.concatenate([a[i:i + rows] @ b for i in range(0, len(a), rows)])
+
+
+def _matvec(w: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """w @ x (x a vector) in row blocks of w, for the same reason."""
+    rows = max(1, _ONE_THREAD_MATVEC // max(1, w.shape[1]))
+    if len(w) <= rows:
+        return w @ x
+    return np.concatenate([w[i:i + rows] @ x for i in range(0, len(w), rows)])
+
+
 def _conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     """3x3 convolution (padding 1), ReLU, 2x2 max pooling; x is (H, W, C) channel-last, w is
     (O, C*9) in torch's (C, kh, kw) order."""
     h, wd, c = x.shape
     xp = np.pad(x, ((1, 1), (1, 1), (0, 0)))
     cols = sliding_window_view(xp, (3, 3), axis=(0, 1)).reshape(h * wd, c * 9)
-    y = np.maximum(cols @ w.T + b, 0.0).reshape(h, wd, -1)
+    y = np.maximum(_rows_product(cols, w.T) + b, 0.0).reshape(h, wd, -1)
     h2, w2 = h // 2, wd // 2
     return y[:h2 * 2, :w2 * 2].reshape(h2, 2, w2, 2, -1).max(axis=(1, 3))
 
@@ -93,7 +116,7 @@ class CardClassifier:
             x = _conv_relu_pool(x, w, b)
         x = x.transpose(2, 0, 1).reshape(-1)  # torch flattens channels first
         for k, (w, b) in enumerate(self.dense):
-            x = w @ x + b
+            x = _matvec(w, x) + b
             if k < len(self.dense) - 1:
                 x = np.maximum(x, 0.0)
         return x

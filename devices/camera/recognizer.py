@@ -28,7 +28,12 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
 4. Calibrated, a card partly covered that the template judges refuse may still be named by a
    small learned classifier (card_classifier.py), only when it is sure and both template
    judges point at the same card (the cells that show fit it best, and it is among the crop's
-   best whole-card matches). Not on the outline path: its outlines can be another card's.
+   best whole-card matches), or, where no card at all fits the cells that show (the cover
+   spoils the partial judge too), when it is very sure and its card is the crop's best
+   whole-card match. Not on the outline path: its outlines can be another card's.
+5. Without a calibration, one is guessed from a card named whole (self_calibration.py); with
+   none named, from an outline close to a card; failing that, from any card-shaped outline,
+   on the not-felt mask and then on that mask closed (a pale card on a dark cloth).
 """
 
 from __future__ import annotations
@@ -76,6 +81,13 @@ class Thresholds:
     max_cell_error: float = 1.2  # mean squared error of the worst grid cell (normalised units)
     felt_ratio: float = 1.35  # felt: G > felt_ratio * max(R, B) + felt_floor
     felt_floor: float = 8.0
+    # a felt learnt from the frame (felt_mask.py): its median neighbourhood, in pixels of the
+    # small copy, in the image (the outline path) and in the calibrated top-down view. In the
+    # image a row of cards laid close, seen from near, filled more than half of the default
+    # neighbourhood, which then took the cards for the felt and broke their outlines (tune
+    # scenes: 41 named the most uncalibrated; in the view 21 named more than 41)
+    image_felt_median: int = 41
+    view_felt_median: int = felt_mask.MEDIAN_K
     gold_blue: float = 0.5  # printed gold: B < gold_blue * min(G, R) and min(G, R) > gold_min
     gold_min: float = 70.0
     min_area: float = 6000.0  # card area in image pixels
@@ -93,11 +105,21 @@ class Thresholds:
     align_iterations: int = 6  # ... then at the canonical size
     align_max_shift: float = 2.0  # view pixels per alignment step
     outline_pose_score: float = 0.6  # an unnamed outline this close gives a calibration
+    # ... and failing that, any card-shaped outline this close (the geometry is what counts),
+    # then the same on the not-felt mask closed by this many pixels (a pale card on a dark
+    # cloth leaves holes in it that break its outline)
+    any_outline_pose_score: float = 0.0
+    pose_close: int = 9
     partial_quick: float = 0.15  # a partly covered card is judged on what shows from here
     # the classifier names a refused card this sure (~0.98 at most: it is trained with label
     # smoothing) ...
     learned_min_prob: float = 0.95
     learned_agree: int = 3  # ... and among this many best template matches of the crop
+    # where no card fits what shows (the cover spoils the partial judge too), the classifier
+    # alone names it only this sure, of the crop and of the crop turned half a turn (the
+    # same card: a chance pattern seldom reads the same both ways), and when its card is
+    # the crop's best template match
+    learned_alone_prob: float = 0.96
     partial: PartialLimits = field(default_factory=PartialLimits)
 
 
@@ -114,12 +136,13 @@ class Options:
     strict_outline: bool = True  # the outline path asks the calibrated path's separation
     self_calibrate: bool = True  # without a calibration, guess one from a whole card
     learned: bool = True  # a card the templates refuse, the classifier may name (sure, agreeing)
+    pose_from_any_outline: bool = True  # no calibration guessed: try any card-shaped outline
 
 
 def baseline_options() -> Options:
     """The recogniser as it was before issue 16 (green felt only)."""
     return Options(felt="green", partial=False, partial_align=False, strict_outline=False,
-                   self_calibrate=False, learned=False)
+                   self_calibrate=False, learned=False, pose_from_any_outline=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -429,7 +452,8 @@ class Recognizer:
         # the classifier may know cards this deck lacks (French 8s to 10s in a 40-card deck)
         self._known = frozenset(labels) | {OTHER}
 
-    def card_mask(self, frame: np.ndarray, kernel: np.ndarray = _OPEN_KERNEL) -> np.ndarray:
+    def card_mask(self, frame: np.ndarray, kernel: np.ndarray = _OPEN_KERNEL,
+                  median: int | None = None) -> np.ndarray:
         """255 where something that is not felt lies, thin printed lines removed.
 
         Felt is where green clearly dominates: G > ratio * max(R, B) + floor. A ratio (not a
@@ -441,7 +465,8 @@ class Recognizer:
                 frame, th.felt_ratio, th.felt_floor)):
             # printed lines in any colour are not felt here: a wider opening in the image
             wide = _WIDE_OPEN_KERNEL if kernel is _OPEN_KERNEL else kernel
-            return cv2.morphologyEx(felt_mask.not_felt(frame), cv2.MORPH_OPEN, wide)
+            k = median if median is not None else th.image_felt_median
+            return cv2.morphologyEx(felt_mask.not_felt(frame, k=k), cv2.MORPH_OPEN, wide)
         b, g, r = cv2.split(frame)
         limit = cv2.addWeighted(cv2.max(r, b), th.felt_ratio, r, 0.0, th.felt_floor)
         felt = cv2.compare(g, limit, cv2.CMP_GT)
@@ -468,7 +493,7 @@ class Recognizer:
         known size: each right-angle corner of an outline proposes a card (see table_view)."""
         th = self.thresholds
         view = self.view(camera)
-        mask = self.card_mask(view.rectify(frame), _VIEW_KERNEL)
+        mask = self.card_mask(view.rectify(frame), _VIEW_KERNEL, th.view_felt_median)
         w, h = card_size(self.aspect, view.scale)
         out: list[Candidate] = []
         accepted: list[np.ndarray] = []
@@ -597,37 +622,47 @@ class Recognizer:
         """The classifier's name for a crop the templates refused (card_classifier.py), taken
         only when it is sure, the card is among the best template matches of the crop and,
         given `expected` (the card the part that shows fits best, though not surely), is that
-        card: two different methods agreeing, so a wrong card stays rarer than a late one."""
+        card: two different methods agreeing, so a wrong card stays rarer than a late one.
+        `expected` BACK or OTHER (no card fits what shows): only when very sure both ways up
+        and the card is the crop's best template match."""
         clf = self._classifier
-        if clf is None or expected in (BACK, OTHER):
-            return None  # (no card fits what shows: not worth the classifier's time)
+        if clf is None:
+            return None
+        th = self.thresholds
+        alone = expected in (BACK, OTHER)  # no card fits what shows
         crop = canonical_crop(frame, quad)
         label, prob = clf.best(crop, self._known)
-        th = self.thresholds
-        if label in (BACK, OTHER) or prob < th.learned_min_prob or (
-                expected is not None and label != expected):
+        if label in (BACK, OTHER) or prob < (th.learned_alone_prob if alone
+                                             else th.learned_min_prob) or (
+                expected is not None and not alone and label != expected):
             return None
         unit = crop.reshape(-1)
         scores = self._scores(unit / max(float(np.linalg.norm(unit)), 1e-6), shortlist)
         order = [int(i) for i in np.argsort(-scores)[:2 * th.learned_agree]
                  if np.isfinite(scores[i])]
         top = list(dict.fromkeys(self.templates.labels[i] for i in order))
-        if label not in top[:th.learned_agree]:
+        if label not in top[:1 if alone else th.learned_agree]:
             return None
+        if alone:
+            turned, p_turned = clf.best(np.ascontiguousarray(crop[::-1, ::-1]), self._known)
+            if turned != label or p_turned < th.learned_alone_prob:
+                return None
         # scored as the judge scores (its template's correlation), the margin is the certainty
         score = max(float(scores[i]) for i in order if self.templates.labels[i] == label)
         return Candidate(quad, label, score, prob, 0.0, True)
 
-    def candidates(self, frame: np.ndarray) -> list[Candidate]:
-        """Every plausible card quad in the frame with its best match and verdict."""
+    def candidates(self, frame: np.ndarray, mask: np.ndarray | None = None) -> list[Candidate]:
+        """Every plausible card quad in the frame with its best match and verdict (found on
+        `mask`, the not-felt mask unless given)."""
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("camera.bad_frame: expected a BGR image (H, W, 3)")
         th = self.thresholds
         # look-alikes (a 3 of clubs and of spades, blurred) are told apart as the calibrated
         # path does, unless running as the first recogniser did
         separation = th.aligned_min_separation if self.options.strict_outline else None
-        contours, _ = cv2.findContours(self.card_mask(frame), cv2.RETR_EXTERNAL,
-                                       cv2.CHAIN_APPROX_SIMPLE)
+        if mask is None:
+            mask = self.card_mask(frame)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         out = []
         for contour in contours:
             if cv2.contourArea(contour) < th.min_area * 0.5:
@@ -659,6 +694,9 @@ class Recognizer:
         else:
             cands = self.candidates(frame)
             guessed = self.guess_pose(cands) if self.options.self_calibrate else None
+            if guessed is None and self.options.self_calibrate \
+                    and self.options.pose_from_any_outline:
+                guessed = self._pose_from_any_outline(frame, cands)
             if guessed is not None:
                 cands = self.calibrated_candidates(frame, guessed) + cands
         found = [Detection(c.label, c.quad, c.score, c.margin, c.cell_error)
@@ -671,15 +709,32 @@ class Recognizer:
                 kept.append(d)
         return kept
 
-    def guess_pose(self, cands: list[Candidate]) -> CameraPose | None:
+    def _pose_from_any_outline(self, frame: np.ndarray,
+                               cands: list[Candidate]) -> CameraPose | None:
+        """No card named and no outline close to one: any card-shaped outline gives the
+        table's plane (a wrong guess makes cards the wrong size there, and the calibrated
+        path then names nothing), first on the outlines found, then on the not-felt mask
+        closed (holes in a pale card on a dark cloth break its outline)."""
+        th = self.thresholds
+        pose = self.guess_pose(cands, th.any_outline_pose_score)
+        if pose is not None or th.pose_close <= 0:
+            return pose
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (th.pose_close, th.pose_close))
+        closed = cv2.morphologyEx(self.card_mask(frame), cv2.MORPH_CLOSE, kernel)
+        return self.guess_pose(self.candidates(frame, closed), th.any_outline_pose_score)
+
+    def guess_pose(self, cands: list[Candidate],
+                   min_score: float | None = None) -> CameraPose | None:
         """A calibration from the cards named whole (the largest few tried): the one under
-        which most of them have a card's size on the table."""
+        which most of them have a card's size on the table. Without any, from the outlines
+        matching a card at least `min_score` (default `outline_pose_score`)."""
+        if min_score is None:
+            min_score = self.thresholds.outline_pose_score
         whole = sorted((c for c in cands if c.accepted),
                        key=lambda c: -cv2.contourArea(c.quad))
         if not whole:  # no card named, yet an outline that matches a card (or the back)
             # fairly well is a card's shape all the same: the geometry is what is wanted
-            whole = sorted((c for c in cands if c.score >= self.thresholds.outline_pose_score),
-                           key=lambda c: -c.score)
+            whole = sorted((c for c in cands if c.score >= min_score), key=lambda c: -c.score)
         best: tuple[int, CameraPose] | None = None
         for c in whole[:3]:
             pose = pose_from_card(c.quad, self.aspect)

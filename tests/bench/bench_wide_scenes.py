@@ -11,7 +11,60 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
-Last report, the issue's 2,000 scenes per deck (`.venv/bin/python -m
+Last report, 2026-11-25, the issue's 2,000 scenes per deck (`nice -n 19 env
+PYTHONPATH=. .venv/bin/python -m tests.bench.bench_wide_scenes --scenes 2000 --first-seed
+9700000 --no-baseline`, run as two processes, --decks napoletane,piacentine and
+french40,french52; seeds 9,700,000-9,701,999, never run before; a 2-core machine shared with
+another engineer's runs and the two processes, so the ms are high), % right (cards) / false /
+mean ms:
+
+    deck        calibrated                    uncalibrated
+    napoletane  85.66% (4885/5703)  0  31.0   66.05% (3767/5703)  2  59.5
+    piacentine  86.08% (4904/5697)  3  36.9   64.91% (3698/5697)  1  69.4
+    french40    84.78% (4808/5671)  0  32.7   63.11% (3579/5671)  3  64.3
+    french52    82.03% (4625/5638)  1  38.0   59.70% (3366/5638)  4  73.3
+
+Against the report before (other seeds): calibrated -0.15 / +2.31 / +1.58 / -0.17 points,
+uncalibrated +9.65 / +17.85 / +14.42 / +11.96. The false cards (seed:card@x,y), not looked
+at: calibrated piacentine 9700195:6c, 9700415:4c, 9701909:4c, french52 9701556:9c;
+uncalibrated napoletane 9700545:7d, 9701386:2s, piacentine 9701202:2c, french40 9700585:3c,
+9701783:Ac, 9701861:5s, french52 9700709:Ac, 9700873:8b, 9701110:2b, 9701452:Tb (more
+uncalibrated false cards than before: 10 against 7, perhaps from the calibrations guessed from any
+outline; not examined, these seeds being held out). The ms here are the two processes'
+sharing; on the same machine a little quieter, one process, tune seeds 0-99 calibrated, the
+recogniser before these changes and after, run in turn twice: french52 21.0 / 21.6 ms before,
+22.8 / 21.6 after; napoletane 17.7 / 15.7 before, 17.7 / 16.8 after. The goal (>= 99.5%, 0
+false in 2,000 scenes per deck, <= 20 ms) is not met.
+
+What changed for it (tune seeds only: 0-449 and 1000-1199; before -> after on seeds 0-199,
+calibrated / uncalibrated, 0 false before and after):
+
+    napoletane  86.86 -> 87.57%   58.97 -> 68.74%
+    piacentine  82.47 -> 83.51%   46.74 -> 61.86%
+    french40    84.94 -> 85.64%   53.24 -> 63.75%
+    french52    82.72 -> 83.22%   47.99 -> 64.09%
+
+Kept: (1) calibrated, a partly covered card where no card at all fits the cells that show
+(the partial judge finds nothing) may be named by the classifier alone when it is >= 0.96
+sure of the crop and of the crop turned half a turn, and its card is the crop's best
+whole-card template match (logged hypotheses, seeds 0-449: +10 / +12 / +13 / +11 cards, none
+false); (2) uncalibrated, with no card named and no outline close to one, the calibration is
+guessed from any card-shaped outline, then on the not-felt mask closed by 9 px; (3) the
+outline path's felt is the median of a 41-pixel neighbourhood of the small copy (was 21: a
+close row of cards filled over half of it and was taken for the felt); (4) the classifier's
+products in row blocks (OpenBLAS stays on one thread: 1 ms a crop, not tens on a busy machine).
+Not kept: the paired rule (classifier and partial judge agreeing) at 0.9 instead of 0.95
+(+4 / +3 / +12 / +12 cards on seeds 0-449 but two false French cards on 1000-1199); the
+classifier alone without the turned crop (a false card at 0.96, seed 415 french40); the
+turned crop on the paired rule (a sixth of its cards lost, its false card on seed 277 french52
+kept); the 41-pixel felt in the calibrated view too (-10 / +7 / -7 / +1 cards); medians 31 and
+61, and not-felt thresholds 26 and 44 (was 34; 44 gave 3 false), in the image (seeds 0-39);
+uncalibrated, the three best outlines' calibrations each tried and the one naming most kept
+(no card more on seeds 0-39, one false). False cards left on tune seeds 1000-1199, all there
+before these changes: french40 1043:3d and french52 1048:6s (classifier and partial judge
+agreeing on a wrong card), french52 1159:7c (the whole-card judge).
+
+The report before, the issue's 2,000 scenes per deck (`.venv/bin/python -m
 tests.bench.bench_wide_scenes --scenes 2000 --first-seed 9600000 --no-baseline`, seeds
 9,600,000-9,601,999, never run before; the learned classifier in; a 2-core machine shared
 with other runs, so the ms are high), % right (cards) / false / mean ms:
@@ -27,7 +80,7 @@ The false cards (seed:card@x,y), not looked at since: napoletane 9600105:3c, pia
 9600828:3s (uncalibrated also 9600471:3c, 9600565:Tb, 9601166:9b, 9601571:Tb, 9601970:4s).
 The goal (>= 99.5%, 0 false in 2,000 scenes per deck) is not met.
 
-The report before (`.venv/bin/python -m tests.bench.bench_wide_scenes --scenes 300 --first-seed
+The one before it (`.venv/bin/python -m tests.bench.bench_wide_scenes --scenes 300 --first-seed
 9900000`, seeds nobody had run before; with the learned classifier, card_classifier.py; a busy
 shared 2-core machine, today's recogniser ran ~1.25x slower than in the report before),
 % right / false / mean ms:
