@@ -410,6 +410,9 @@ class StreamingSection(_Strict):
     # streaming/janus.py), the studio encoding once and sending it RTP; "embedded": aiortc in
     # the studio's process (the demo, small studios)
     sfu: Literal["embedded", "janus"] = "embedded"
+    # the interfaces or addresses (comma-separated) Janus offers players; none: the default
+    # route's interface alone (IPv4). Set it where players reach the studio another way
+    janus_interfaces: str | None = None
 
 
 class WebAccount(_Strict):

@@ -42,3 +42,33 @@ def test_jemalloc_preloaded_only_when_installed(tmp_path: Path, monkeypatch) -> 
     assert janus_environment(lib)["LD_PRELOAD"] == str(lib)
     monkeypatch.setenv("LD_PRELOAD", "/x/other.so")
     assert janus_environment(lib)["LD_PRELOAD"] == f"/x/other.so {lib}"
+
+
+async def test_serve_offers_players_the_configured_interfaces(monkeypatch) -> None:
+    """`[streaming] janus_interfaces` reaches the Janus that `studio serve` starts."""
+    from types import SimpleNamespace
+
+    import pytest
+
+    from streaming import janus
+    from studio.commands.hosting import start_janus
+    from studio.config import StreamingSection
+
+    told: dict = {}
+
+    class Stop(Exception):
+        pass
+
+    class Recording:
+        def __init__(self, mountpoints: list, **kwargs) -> None:
+            told.update(kwargs)
+
+        async def start(self) -> None:
+            raise Stop  # no Janus process: what it was told is what is checked
+
+    monkeypatch.setattr(janus, "JanusProcess", Recording)
+    cfg = SimpleNamespace(streaming=StreamingSection(sfu="janus", janus_interfaces="eth1"))
+    with pytest.raises(Stop):
+        await start_janus(cfg, SimpleNamespace(video={"t1": object()}))
+    assert told["interfaces"] == "eth1"
+    assert StreamingSection().janus_interfaces is None  # the default route's interface

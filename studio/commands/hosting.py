@@ -168,7 +168,7 @@ async def start_janus(cfg: StudioConfig, studio: Studio):
         return None
     mounts = {table: Mountpoint(table, n, free_port(socket.SOCK_DGRAM))
               for n, table in enumerate(sorted(studio.video), start=1)}
-    process = JanusProcess(list(mounts.values()))
+    process = JanusProcess(list(mounts.values()), interfaces=cfg.streaming.janus_interfaces)
     await process.start()
     publishers = []
     for table, mount in mounts.items():
