@@ -2,7 +2,7 @@
 sessions over WebSockets on 127.0.0.1 (bounded in count and time; it stops by itself):
 
     PYTHONPATH=. .venv/bin/python -m tests.bench.bench_cluster \
-        [--players 1000,5000,10000] [--edges 1,2] [--clients K]
+        [--players 1000,5000,10000] [--shapes baseline,one,1,2] [--clients K] [--window-s S]
 
 For each N and each shape (the single process, `studio serve`, as the baseline; a table
 process with 1 or 2 edges over NATS, `studio serve --role table|edge`): N players join
@@ -13,8 +13,32 @@ The load client is K processes (tests/bench/load_client.py; default one per 2,50
 each reading its share of the sockets as bytes and noting arrivals on CLOCK_MONOTONIC: one
 Python process reading 10,000 sockets through aiohttp was the slowest part of the figures.
 
-Measured 2026-11-25 on a quiet machine (`--players 10000 --edges 1,2`, nothing else
-running; 4 load processes): one process p50 110 ms, p99 185 ms, last 159 ms (median of 4
+Measured 2026-11-25 (second session), a quiet machine, `--players 10000` (the four shapes in
+one run; 4 load processes), card to player p50 / p99 / last (median of 4 cards), CPU per card
+of the studio processes and of the load client, bytes each player read per card:
+
+    one process, asyncio (baseline)  220 / 352 / 345 ms   340 ms + client 163 ms   1,403 B
+    one process, uvloop              228 / 397 / 347 ms   345 ms + client 205 ms   1,403 B
+    1 edge                           209 / 424 / 361 ms   table 95 + edge 348 ms   1,403 B
+    2 edges                          220 / 452 / 405 ms   table 100 + edges 423 ms 1,376 B
+    bets/s 533 / 604 / 290 / 295
+
+The code before that session, by this same benchmark minutes later (`--shapes baseline,1`):
+one process 174 / 259 / 255 ms (228 ms CPU), 1 edge 219 / 326 / 290 ms (table 145 + edge
+247 ms): faster, but its players read 288 bytes per card, the two card events alone: the
+states after the cards (what the pages draw the table from) did not reach them while the cards
+were dealt. Now each player gets each card's events and the table's state after them in one
+write (1,403 bytes). What that session changed: 10,000 players' views after each card cost the
+square of the players on the table process (Sette e Mezzo's deciders listed per player: 64%
+of the table's CPU in a py-spy profile, `BENCH_PROFILE`); an edge encodes a player's part of
+the states once per view; a burst is one write per player. uvloop is within the noise here:
+the writes are the kernel's loopback (about 10 us a write either way). Where the time goes
+(py-spy, one process): the writes (~half), each player's state (a quarter), the deliveries.
+The goal is not met: on two cores, with the load client on them too, a card costs ~500 ms of
+CPU in all (server and client), 250 ms at least with both cores busy.
+
+Measured 2026-11-25 (first session) on a quiet machine (`--players 10000 --edges 1,2`, nothing
+else running; 4 load processes; the players' states not counted, see above): one process p50 110 ms, p99 185 ms, last 159 ms (median of 4
 cards); 1 edge 152 / 284 / 215 ms; 2 edges 199 / 348 / 298 ms; bets/s 690 / 363 / 365. On two
 cores the edges are processes more on the same cores, not more cores.
 
