@@ -8,8 +8,9 @@ several, each with its share, are not.
     child -> parent   {"ready": n} once its players joined with their sockets open,
                       {"bet": n} once its players' bets are all accepted,
                       {"bytes": n} the bytes its sockets have read so far,
-                      {"card": code, "at": [arrival, ...], "bytes": n} once each of its
-                      sockets got it (n: the bytes its sockets have read so far)
+                      {"card": code, "at": [arrival, ...], "state_at": [...], "bytes": n}
+                      once each of its sockets got it and the state after it (what the page
+                      draws the card from; n: the bytes its sockets have read so far)
 
 Arrival times are `time.monotonic()` (CLOCK_MONOTONIC: the same clock for every process of
 the machine on Linux), compared with the parent's time of sending the card.
@@ -42,6 +43,7 @@ CARD = re.compile(rb'"type":"card_dealt".*?"card":"(\w+)"')
 # text is ASCII and a frame's length byte is below 0x80: 0x89 0x00 is nowhere else
 PING, PONG = b"\x89\x00", b"\x8a\x80\x00\x00\x00\x00"
 TAIL = 512  # bytes of a read kept for the next: a message cut between two reads is found
+STATE = b'{"type":"state"'  # a state message's start (after a card: the table with it)
 RECEIVED = [0]  # bytes read from every socket of this process (the states' share, too)
 
 
@@ -50,9 +52,12 @@ class Reader(asyncio.Protocol):
     handshake, then each card_dealt's arrival noted (time.monotonic()). aiohttp's reader,
     a task and a decoded string per message, made the load client the slowest part."""
 
-    def __init__(self, request: bytes, arrived: Callable[[str, float], None]) -> None:
+    def __init__(self, request: bytes, arrived: Callable[[str, float], None],
+                 shown: Callable[[str, float], None]) -> None:
         self.request = request
         self.arrived = arrived
+        self.shown = shown  # the first state after a card's event: the page draws the card
+        self.awaiting: str | None = None  # a card whose event came, its state not yet
         self.open: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.buffer = b""
         self.seen: set[str] = set()
@@ -78,6 +83,9 @@ class Reader(asyncio.Protocol):
             self.transport.write(PONG)
         RECEIVED[0] += len(data)
         if b"card_dealt" not in buffer:  # most reads are states: no scan for a card
+            if self.awaiting is not None and STATE in buffer:
+                self.shown(self.awaiting, now)
+                self.awaiting = None
             self.buffer = buffer[-TAIL:]
             return
         end = 0
@@ -87,6 +95,10 @@ class Reader(asyncio.Protocol):
             if card not in self.seen:
                 self.seen.add(card)
                 self.arrived(card, now)
+                self.awaiting = card
+        if self.awaiting is not None and STATE in buffer[end:]:
+            self.shown(self.awaiting, now)
+            self.awaiting = None
         self.buffer = buffer[max(end, len(buffer) - TAIL):]
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -94,14 +106,15 @@ class Reader(asyncio.Protocol):
             self.open.set_exception(ConnectionError("closed before the handshake"))
 
 
-async def open_socket(base: str, path: str, arrived: Callable[[str, float], None]) -> Reader:
+async def open_socket(base: str, path: str, arrived: Callable[[str, float], None],
+                      shown: Callable[[str, float], None]) -> Reader:
     host, port = base.removeprefix("http://").split(":")
     key = base64.b64encode(os.urandom(16)).decode()
     request = (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
                f"Sec-WebSocket-Version: 13\r\nOrigin: {base}\r\n\r\n").encode()
     _, reader = await asyncio.get_running_loop().create_connection(
-        lambda: Reader(request, arrived), host, int(port))
+        lambda: Reader(request, arrived, shown), host, int(port))
     await reader.open
     return reader
 
@@ -127,11 +140,18 @@ async def run(secret: str, table: str, concurrency: int, bases: list[str], first
     arrived: dict[str, asyncio.Event] = {}
     gate = asyncio.Semaphore(concurrency)
 
-    def note(card: str, at: float) -> None:
-        times = got.setdefault(card, [])
-        times.append(at)
-        if len(times) == len(players):
-            arrived.setdefault(card, asyncio.Event()).set()
+    def noter(times_by_card: dict[str, list[float]], all_in: dict[str, asyncio.Event]
+              ) -> Callable[[str, float], None]:
+        def note(card: str, at: float) -> None:
+            times = times_by_card.setdefault(card, [])
+            times.append(at)
+            if len(times) == len(players):
+                all_in.setdefault(card, asyncio.Event()).set()
+        return note
+    note = noter(got, arrived)
+    states: dict[str, list[float]] = {}  # the first state after each card's event
+    stated: dict[str, asyncio.Event] = {}
+    note_state = noter(states, stated)
     conn = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=conn) as s:
         async def join(i: int, player: str) -> tuple[str, dict[str, str], Reader]:
@@ -142,7 +162,7 @@ async def run(secret: str, table: str, concurrency: int, bases: list[str], first
                                   headers={"Authorization": f"Bearer {token}"}) as r:
                     joined = await r.json()
                 ws = await open_socket(base, f"/ws/player?token={token}"
-                                       f"&session={joined['session_id']}", note)
+                                       f"&session={joined['session_id']}", note, note_state)
             return base, {"Authorization": f"Bearer {token}",
                           "X-Session": joined["session_id"]}, ws
 
@@ -167,10 +187,12 @@ async def run(secret: str, table: str, concurrency: int, bases: list[str], first
                 say({"bet": len(players)})
             elif order["do"] == "card":
                 code = order["code"]
-                with contextlib.suppress(TimeoutError):  # bounded: the parent counts them
-                    await asyncio.wait_for(arrived.setdefault(code, asyncio.Event()).wait(),
-                                           WAIT_S)
-                say({"card": code, "at": got.get(code, []), "bytes": RECEIVED[0]})
+                for waited in (arrived, stated):  # bounded: the parent counts them
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(waited.setdefault(code, asyncio.Event()).wait(),
+                                               WAIT_S)
+                say({"card": code, "at": got.get(code, []), "state_at": states.get(code, []),
+                     "bytes": RECEIVED[0]})
             elif order["do"] == "report":
                 say({"bytes": RECEIVED[0]})
             else:
