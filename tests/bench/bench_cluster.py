@@ -23,6 +23,12 @@ of the studio processes and of the load client, bytes each player read per card:
     2 edges                          220 / 452 / 405 ms   table 100 + edges 423 ms 1,376 B
     bets/s 533 / 604 / 290 / 295
 
+A second run, with the time from each card to the state after it at every player (what the
+page draws the card from; `--shapes baseline,1,2`), card event p50 / p99, then state p50 / p99:
+one process 182 / 322 ms and 182 / 322 ms (the same write), CPU 303 ms; 1 edge 229 / 407 and
+255 / 407 ms (table 85 + edge 338 ms); 2 edges 164 / 318 and 271 / 435 ms (table 90 + edges
+370 ms). Between the two runs the same shape varied by up to 30%.
+
 The code before that session, by this same benchmark minutes later (`--shapes baseline,1`):
 one process 174 / 259 / 255 ms (228 ms CPU), 1 edge 219 / 326 / 290 ms (table 145 + edge
 247 ms): faster, but its players read 288 bytes per card, the two card events alone: the
