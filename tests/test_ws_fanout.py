@@ -8,13 +8,12 @@ changed for that player."""
 from __future__ import annotations
 
 import json
-import struct
 from typing import Any
 
 import pytest
 
 from studio.web import ws as wsmod
-from studio.web.frames import text_frame
+from studio.web.frames import header, split_frames, text_frame
 from studio.web.tables import TableService
 from tests.table_harness import Harness
 
@@ -64,31 +63,14 @@ class Socket:
         self.closed = code
 
 
-def frames(data: bytes) -> list[bytes]:
-    """The frames one write carries, in order (a burst's events and state are one write)."""
-    out = []
-    while data:
-        n, start = data[1] & 0x7F, 2
-        if n == 126:
-            (n,), start = struct.unpack("!H", data[2:4]), 4
-        elif n == 127:
-            (n,), start = struct.unpack("!Q", data[2:10]), 10
-        out.append(data[:start + n])
-        data = data[start + n:]
-    return out
+frames = split_frames  # the frames one write carries, in order
 
 
 def payload(frame: bytes) -> bytes:
     """The text of one unmasked frame (what a client reads)."""
     assert frame[0] == 0x81, "a final text frame"
-    n = frame[1]
-    assert not n & 0x80, "a server's frame is never masked"
-    if n == 126:
-        (n,), start = struct.unpack("!H", frame[2:4]), 4
-    elif n == 127:
-        (n,), start = struct.unpack("!Q", frame[2:10]), 10
-    else:
-        start = 2
+    assert not frame[1] & 0x80, "a server's frame is never masked"
+    start, n = header(frame)
     assert len(frame) == start + n
     return frame[start:]
 

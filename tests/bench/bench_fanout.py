@@ -19,6 +19,7 @@ from typing import Any
 
 from studio.runtime import tune_gc
 from studio.web import ws as wsmod
+from studio.web.frames import split_frames
 from tests.browser.harness import StudioHarness
 
 
@@ -41,20 +42,6 @@ class CountingSocket:
         return None
 
 
-def frame_count(data: bytes) -> int:
-    """The unmasked frames one write carries."""
-    n = i = 0
-    while i < len(data):
-        size, head = data[i + 1] & 0x7F, 2
-        if size == 126:
-            size, head = int.from_bytes(data[i + 2:i + 4], "big"), 4
-        elif size == 127:
-            size, head = int.from_bytes(data[i + 2:i + 10], "big"), 10
-        i += head + size
-        n += 1
-    return n
-
-
 class CountingTransport:
     """A socket's write end that takes every frame at once (the server's side is measured)."""
 
@@ -62,7 +49,7 @@ class CountingTransport:
         self.socket = socket
 
     def write(self, data: bytes) -> None:
-        self.socket.sent += frame_count(data)  # a burst's frames come in one write
+        self.socket.sent += len(split_frames(data))  # a burst's frames come in one write
 
     def get_write_buffer_size(self) -> int:
         return 0
