@@ -5,6 +5,7 @@ see, 500s on bad input, player ids that reach other accounts."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -159,6 +160,24 @@ async def test_a_header_over_8_kb_gets_the_json_error_shape(studio):
                 assert (await r.json())["error"]["code"] == "request.header_too_large"
             async with s.get(f"{base}/api/tables") as r:  # the studio is fine
                 assert r.status == 200
+    finally:
+        await runner.cleanup()
+        await asyncio.sleep(0)
+
+
+async def test_the_studio_listens_with_a_backlog_for_a_reconnection_storm(studio):
+    """A burst of thousands of connections (an edge's players moving at once) waits in the
+    kernel's queue: aiohttp's default of 128 reset players at 10,000 joining."""
+    from studio.commands.hosting import LISTEN_BACKLOG, start_site
+
+    runner, base = await start_site(studio.studio, "127.0.0.1", 0)
+    try:
+        port = base.rsplit(":", 1)[1]
+        ss = await asyncio.create_subprocess_exec(
+            "ss", "-ltnH", f"sport = :{port}", stdout=asyncio.subprocess.PIPE)
+        listed = (await ss.communicate())[0].decode().split()
+        cap = int(Path("/proc/sys/net/core/somaxconn").read_text())
+        assert int(listed[2]) == min(LISTEN_BACKLOG, cap) > 128  # ss: Send-Q is the backlog
     finally:
         await runner.cleanup()
         await asyncio.sleep(0)

@@ -21,6 +21,13 @@ if TYPE_CHECKING:
     from studio.web.context import Studio
 
 
+# connections the kernel holds for the studio before it accepts them: a burst of thousands of
+# players (an edge's players reconnecting elsewhere at once, a lobby opening) must wait there,
+# not be reset (aiohttp's 128 overflowed at 10,000 players joining; the kernel caps it at
+# net.core.somaxconn)
+LISTEN_BACKLOG = 4096
+
+
 def open_store(url: str) -> Store:
     """The studio's database; an SQLite file's folder is made if missing."""
     from studio.storage import Store
@@ -51,7 +58,7 @@ async def start_site(studio: Studio, host: str, port: int,
                            max_line_size=PARSER_LIMIT, max_field_size=PARSER_LIMIT)
     await runner.setup()
     runner.server.__class__ = JsonErrorServer  # aiohttp's own refusals answer in JSON too
-    site = web.TCPSite(runner, host, port)
+    site = web.TCPSite(runner, host, port, backlog=LISTEN_BACKLOG)
     await site.start()
     tune_gc()
     real_port = site._server.sockets[0].getsockname()[1]

@@ -159,8 +159,12 @@ def cpu_s(pid: int) -> float:
 
 
 def studio(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    """A studio process; its log goes to BENCH_LOGS/<pid>.log when that directory is set."""
+    logs = os.environ.get("BENCH_LOGS")
+    err = tempfile.NamedTemporaryFile(dir=logs, suffix=".log", delete=False) if logs \
+        else subprocess.DEVNULL  # noqa: SIM115 (the process's own, closed with it)
     return subprocess.Popen([sys.executable, "-m", "studio.cli", *args], env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.PIPE, stderr=err)
 
 
 def address(proc: subprocess.Popen[str], text: str) -> str:
