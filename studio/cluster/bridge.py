@@ -37,6 +37,7 @@ class TableBridge:
         # bursts, in order: (seq, the events' messages, the players whose views may change)
         self._out: asyncio.Queue[tuple[int, list[bytes], set[str]]] = asyncio.Queue()
         # player -> (round, view) last sent
+        # player -> (round, view) last sent (the actor's own object: `personal_entry`)
         self._sent: dict[str, tuple[str | None, dict[str, Any]]] = {}
         self._subs: list[Any] = []
         self._tasks: list[asyncio.Task[None]] = []
@@ -121,11 +122,12 @@ class TableBridge:
         round_id = getattr(state, "round_id", None)
         out = []
         for p in players:
-            mine = self.actor.personal(p)
-            key = (round_id, mine)  # compared as dicts: encoding each to compare cost more
-            if self._sent.get(p) != key:
-                self._sent[p] = key
-                out.append((p, mine))
+            mine = self.actor.personal_entry(p)[0]  # built only when its key changed
+            sent = self._sent.get(p)
+            if sent is not None and sent[0] == round_id and (sent[1] is mine or sent[1] == mine):
+                continue  # compared as dicts: encoding each to compare cost more
+            self._sent[p] = (round_id, mine)
+            out.append((p, mine))
         return out
 
     # -- in: commands, state, presence ----------------------------------------------------

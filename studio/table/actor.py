@@ -15,7 +15,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -170,7 +170,8 @@ class TableActor:
         self.autoplay: dict[str, int] = {}
         self.alerts: list[dict[str, Any]] = []
         # the players' parts of the states, as last encoded, for the round they are of
-        self._texts: dict[str, tuple[dict[str, Any], str]] = {}
+        # player -> (personal part, its text, its `personal_key`), for the round below
+        self._texts: dict[str, tuple[dict[str, Any], str, Hashable | None]] = {}
         self._texts_round: str | None = None
         self.history: list[dict[str, Any]] = []  # closed rounds, newest last (bounded)
         self.card_log: list[dict[str, Any]] = []  # cards of the round, with their source
@@ -363,15 +364,39 @@ class TableActor:
     def personal_text(self, player: str) -> str:
         """`personal(player)` as JSON text without its braces: the part of a player's state
         after a burst that is the player's own (`studio.web.tables`). Most cards change
-        few players' parts: a part equal to the last one is not encoded again."""
-        mine = self.personal(player)
+        few players' parts: a part whose key (`personal_key`) did not change is not built
+        again, and one equal to the last is not encoded again."""
+        return self.personal_entry(player)[1]
+
+    def personal_entry(self, player: str) -> tuple[dict[str, Any], str, Hashable | None]:
+        """(`personal(player)`, its text, its key), kept for the round: the same part is the
+        same object until it changes (the edges' bridge sends a view only then)."""
         round_id = getattr(self.state, "round_id", None)
         if self._texts_round != round_id:  # (a round's texts go with it)
             self._texts, self._texts_round = {}, round_id
+        key = self.personal_key(player)
         cached = self._texts.get(player)
+        if cached is not None and key is not None and cached[2] == key:
+            return cached
+        mine = self.personal(player)
         if cached is None or cached[0] != mine:
-            cached = self._texts[player] = (mine, json.dumps(mine, separators=(",", ":"))[1:-1])
-        return cached[1]
+            cached = (mine, json.dumps(mine, separators=(",", ":"))[1:-1], key)
+        else:
+            cached = (cached[0], cached[1], key)
+        self._texts[player] = cached
+        return cached
+
+    def personal_key(self, player: str) -> Hashable | None:
+        """A value that decides `personal(player)` within a round: equal keys, equal parts.
+        None while the betting window is open (the window's view) or when the game gives no
+        key (`Game.personal_key`): the part is built each time."""
+        s = self.state
+        if s is None or s.betting:
+            return None
+        game_key = self.game.personal_key(s, player)
+        if game_key is None:
+            return None
+        return game_key, self._bets_source(player), self.autoplay.get(player, 0)
 
     def personal(self, player: str) -> dict[str, Any]:
         """What `player` sees of the round beyond the public snapshot (`snapshot()`): the
@@ -414,6 +439,11 @@ class TableActor:
         """A player's bets this round, for the player's state: read from an index of the
         round's placements (every player's state is built after a burst of events: a scan of
         tens of thousands of bets for each of thousands of players would stall the table)."""
+        return [{"position": p.position, "kind": str(p.kind), "amount": p.amount}
+                for p in self._bets_source(player)]
+
+    def _bets_source(self, player: str) -> Sequence[core.Placement]:
+        """A player's placements this round (the round's, else the open window's)."""
         s = self.state
         if s is not None and s.placements:
             if self._bets_index[0] is not s.placements:  # the round's bets changed
@@ -421,11 +451,8 @@ class TableActor:
                 for p in s.placements:
                     index.setdefault(p.player, []).append(p)
                 self._bets_index = (s.placements, index)
-            source = self._bets_index[1].get(player, ())
-        else:
-            source = self.book.of(player) if self.book else ()
-        return [{"position": p.position, "kind": str(p.kind), "amount": p.amount}
-                for p in source]
+            return self._bets_index[1].get(player, ())
+        return self.book.of(player) if self.book else ()
 
     # ================================================================== the loop
 

@@ -27,7 +27,7 @@ were), and the round records them in `decision_made` (`unfunded`) so a replay de
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -262,6 +262,11 @@ class Game(Protocol):
 
     def personal_view(self, state: Any, player: str) -> dict[str, Any]:
         """What `player` sees beyond `round_view(state, None)` (the keys that differ)."""
+        ...
+
+    def personal_key(self, state: Any, player: str) -> Hashable | None:
+        """A small value that decides `personal_view(state, player)` within a round: equal
+        keys, equal views (None: none known, the view is built each time)."""
         ...
 
     def result_text(self, summary: Mapping[str, Any]) -> str:

@@ -7,7 +7,7 @@ audience may see of a round, and a history line per settlement.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -117,6 +117,12 @@ class SetteEMezzoLive(RoundGame):
         if player is not None:
             rnd.update(self.personal_view(s, player))
         return rnd
+
+    def personal_key(self, s: core.RoundState, player: str) -> Hashable:
+        """A player's hand on a position is a prefix of its cards, which only grow in a
+        round: its seat (length, stood) and whether the player decides decide the view."""
+        return (tuple((n, pos.seats[player]) for n, pos in s.positions.items()
+                      if player in pos.seats), s.is_decider(player))
 
     def personal_view(self, s: core.RoundState, player: str) -> dict[str, Any]:
         hands = {str(n): [c.code for c in pos.cards_of(player)]
