@@ -203,7 +203,7 @@ class TableService:
     async def delivered(self) -> None:
         """Until every event published so far, and the states after it, reached every
         subscriber."""
-        while self._pending or (self._due and not self.states_held) or self._flushes:
+        while self._pending or ((self._due or self._flushes) and not self.states_held):
             await asyncio.sleep(0)
 
     def state_due(self, key: int, send: Callable[[], None]) -> None:
@@ -217,9 +217,12 @@ class TableService:
         self._flushes.append(flush)
 
     def hold_states(self, held: bool) -> None:
-        """The personal views are on their way (an edge fetching them): states wait."""
+        """The personal views are on their way (an edge fetching them): the states wait, and
+        the burst's writes with them, so that a card's events and the state the page draws
+        it from are one write to each player, not two (the views follow the events on the
+        wire by the time the table takes to build the few that changed)."""
         self.states_held = held
-        if not held and self._due:
+        if not held and (self._due or self._flushes):
             self._kick()
 
     def _queue(self, delivery: _Delivery) -> None:
@@ -267,7 +270,8 @@ class TableService:
             except Exception:  # one broken client must not stop the others
                 log.exception("table %s: a state failed", self.table_id)
         self._states_turn = False
-        self._flush_some(FANOUT_CHUNK)
+        if not self.states_held:
+            self._flush_some(FANOUT_CHUNK)
 
     def _flush_some(self, budget: int) -> None:
         """The burst's writes, one a client, up to `budget` before the loop gets a turn."""
