@@ -287,9 +287,12 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             async with dealer.get(f"{staff}/api/tables/{TABLE}/dealer/state") as r:
                 closes = (await r.json())["table"]["round"]["closes_at"]
             await asyncio.sleep(max(0.0, closes - time.time()) + 1.0)  # the window's end
-            lags: list[float] = []
+            lags: list[float] = []  # to the card's read by the client
             last: list[float] = []
             shown: list[float] = []  # to the state after the card (the page draws it)
+            landed: list[float] = []  # to the card's arrival in the client's socket
+            landed_last: list[float] = []
+            shown_landed: list[float] = []
             spy = str(Path(sys.executable).with_name("py-spy"))
             spies = [subprocess.Popen(  # noqa: ASYNC220 (a profiler beside the bench)
                 [spy, "record", "-p", str(p.pid), "-r", "500", "-d", "12", "-f", "raw",
@@ -301,6 +304,7 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             for card in CARDS:
                 await clients.tell({"do": "card", "code": card})
                 sent = time.monotonic()  # CLOCK_MONOTONIC: the load processes' clock too
+                sent_wall = time.time()  # CLOCK_REALTIME: the kernel's receive timestamps
                 async with dealer.post(f"{staff}/api/tables/{TABLE}/dealer", json={
                         "key": uuid.uuid4().hex, "command": "card", "code": card}) as r:
                     assert (await r.json())["ok"]
@@ -311,6 +315,10 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
                 lags += [t - sent for t in arrivals]
                 shown += [t - sent for a in answers for t in a["state_at"]]
                 last.append(max(arrivals) - sent)
+                stamps = [t - sent_wall for a in answers for t in a["arrived"]]
+                landed += stamps
+                landed_last.append(max(stamps))
+                shown_landed += [t - sent_wall for a in answers for t in a["state_arrived"]]
             cpu = [cpu_s(p.pid) - c for p, c in zip(shape.procs + clients.procs, cpu0,
                                                      strict=True)]
             got = sum(a["bytes"] for a in await clients.report()) - bytes0
@@ -320,8 +328,8 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
         if clients is not None:
             clients.stop()
         shape.stop()
-    lags.sort()
-    shown.sort()
+    for times in (lags, shown, landed, shown_landed):
+        times.sort()
     return {"bets_s": bets_s, "p50_ms": 1000 * statistics.median(lags),
             "p99_ms": 1000 * lags[int(0.99 * (len(lags) - 1))],
             "last_ms": 1000 * statistics.median(last), "worst_ms": 1000 * max(last),
@@ -333,7 +341,12 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             "bytes_per_player": got / len(CARDS) / n,
             "state_p50_ms": 1000 * statistics.median(shown) if shown else float("nan"),
             "state_p99_ms": 1000 * shown[int(0.99 * (len(shown) - 1))] if shown else float("nan"),
-            "states": len(shown) / len(CARDS) / n}
+            "states": len(shown) / len(CARDS) / n,
+            "in_p50_ms": 1000 * statistics.median(landed),
+            "in_p99_ms": 1000 * landed[int(0.99 * (len(landed) - 1))],
+            "in_last_ms": 1000 * statistics.median(landed_last),
+            "in_state_p99_ms": 1000 * shown_landed[int(0.99 * (len(shown_landed) - 1))]
+            if shown_landed else float("nan")}
 
 
 async def main_async(counts: list[int], shapes: list[str], clients: int,
@@ -358,6 +371,10 @@ async def main_async(counts: list[int], shapes: list[str], clients: int,
                 print(f"{'':>31}CPU per card: table {r['cpu_table_ms']:.0f} ms, edges "
                       f"{r['cpu_edges_ms']:.0f} ms, load client {r['cpu_clients_ms']:.0f} ms; "
                       f"{r['bytes_per_player']:,.0f} bytes per player per card", flush=True)
+                print(f"{'':>31}arrival in the client's socket (kernel timestamp): card p50 "
+                      f"{r['in_p50_ms']:.0f} ms, p99 {r['in_p99_ms']:.0f} ms, last "
+                      f"{r['in_last_ms']:.0f} ms; the state after it p99 "
+                      f"{r['in_state_p99_ms']:.0f} ms", flush=True)
                 print(f"{'':>31}card to the state after it (the page draws the card): p50 "
                       f"{r['state_p50_ms']:.0f} ms, p99 {r['state_p99_ms']:.0f} ms "
                       f"({r['states']:.0%} of the players' cards)", flush=True)

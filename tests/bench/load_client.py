@@ -8,12 +8,17 @@ several, each with its share, are not.
     child -> parent   {"ready": n} once its players joined with their sockets open,
                       {"bet": n} once its players' bets are all accepted,
                       {"bytes": n} the bytes its sockets have read so far,
-                      {"card": code, "at": [arrival, ...], "state_at": [...], "bytes": n}
+                      {"card": code, "at": [read, ...], "arrived": [...], "state_at": [...],
+                      "state_arrived": [...], "bytes": n}
                       once each of its sockets got it and the state after it (what the page
                       draws the card from; n: the bytes its sockets have read so far)
 
-Arrival times are `time.monotonic()` (CLOCK_MONOTONIC: the same clock for every process of
-the machine on Linux), compared with the parent's time of sending the card.
+Two times per socket: when this process read it (`at`, `state_at`: time.monotonic(),
+CLOCK_MONOTONIC, the same clock for every process of the machine on Linux), and when the
+kernel put it in the socket (`arrived`, `state_arrived`: SO_TIMESTAMPNS, CLOCK_REALTIME),
+compared with the parent's times of sending the card on the same clocks. The second is the
+card's arrival at the client, however late this process, sharing two cores with the studio,
+gets to read it; the first adds that lateness.
 
     python -m tests.bench.load_client SECRET TABLE CONCURRENCY BASE[,BASE...] FIRST:END
 """
@@ -26,6 +31,8 @@ import contextlib
 import json
 import os
 import re
+import socket
+import struct
 import sys
 import time
 import uuid
@@ -47,44 +54,63 @@ STATE = b'{"type":"state"'  # a state message's start (after a card: the table w
 RECEIVED = [0]  # bytes read from every socket of this process (the states' share, too)
 
 
-class Reader(asyncio.Protocol):
-    """A player's WebSocket read as bytes, the least a client can do per message: the
-    handshake, then each card_dealt's arrival noted (time.monotonic()). aiohttp's reader,
-    a task and a decoded string per message, made the load client the slowest part."""
+# the kernel's time of each read's data reaching the socket (CLOCK_REALTIME, struct timespec):
+# when a card arrived at the client, whenever this process gets to read it (it shares the
+# machine's two cores with the studio)
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+STAMP_SPACE = socket.CMSG_SPACE(16)
 
-    def __init__(self, request: bytes, arrived: Callable[[str, float], None],
-                 shown: Callable[[str, float], None]) -> None:
-        self.request = request
+Note = Callable[[str, float, float], None]  # (card, read at (monotonic), arrived at (real))
+
+
+class Reader:
+    """A player's WebSocket read as bytes from its socket, the least a client can do per
+    message: each card_dealt's arrival noted twice, when the kernel put it in the socket
+    (SO_TIMESTAMPNS) and when this process read it (time.monotonic()). aiohttp's reader, a
+    task and a decoded string per message, made the load client the slowest part."""
+
+    def __init__(self, sock: socket.socket, arrived: Note, shown: Note) -> None:
+        self.sock = sock
         self.arrived = arrived
         self.shown = shown  # the first state after a card's event: the page draws the card
         self.awaiting: str | None = None  # a card whose event came, its state not yet
-        self.open: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.buffer = b""
         self.seen: set[str] = set()
-        self.transport: asyncio.Transport | None = None
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
-        self.transport.write(self.request)
+    def start(self, rest: bytes) -> None:
+        """After the handshake (`rest`: what came after it): timestamps on, reads on."""
+        self.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        asyncio.get_running_loop().add_reader(self.sock.fileno(), self.readable)
+        if rest:
+            self.received(rest, time.monotonic(), time.time())
 
-    def data_received(self, data: bytes) -> None:
+    def readable(self) -> None:
+        try:
+            data, ancillary, _, _ = self.sock.recvmsg(1 << 16, STAMP_SPACE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data, ancillary = b"", []
         now = time.monotonic()
+        if not data:
+            self.close()
+            return
+        stamp = time.time()
+        for level, kind, value in ancillary:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                sec, ns = struct.unpack("qq", value[:16])
+                stamp = sec + ns / 1e9
+        self.received(data, now, stamp)
+
+    def received(self, data: bytes, now: float, stamp: float) -> None:
         buffer = self.buffer + data
-        if not self.open.done():
-            head, sep, buffer = buffer.partition(b"\r\n\r\n")
-            if not sep:
-                self.buffer = head
-                return
-            if not head.startswith(b"HTTP/1.1 101"):
-                self.open.set_exception(RuntimeError(head[:200].decode()))
-                return
-            self.open.set_result(None)
-        if PING in data and self.transport is not None:  # the server's heartbeat: answered
-            self.transport.write(PONG)
+        if PING in data:  # the server's heartbeat: answered
+            with contextlib.suppress(OSError):
+                self.sock.send(PONG)
         RECEIVED[0] += len(data)
         if b"card_dealt" not in buffer:  # most reads are states: no scan for a card
             if self.awaiting is not None and STATE in buffer:
-                self.shown(self.awaiting, now)
+                self.shown(self.awaiting, now, stamp)
                 self.awaiting = None
             self.buffer = buffer[-TAIL:]
             return
@@ -94,28 +120,47 @@ class Reader(asyncio.Protocol):
             end = m.end()
             if card not in self.seen:
                 self.seen.add(card)
-                self.arrived(card, now)
+                self.arrived(card, now, stamp)
                 self.awaiting = card
         if self.awaiting is not None and STATE in buffer[end:]:
-            self.shown(self.awaiting, now)
+            self.shown(self.awaiting, now, stamp)
             self.awaiting = None
         self.buffer = buffer[max(end, len(buffer) - TAIL):]
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.open.done():
-            self.open.set_exception(ConnectionError("closed before the handshake"))
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(self.sock.fileno())
+        self.sock.close()
 
 
-async def open_socket(base: str, path: str, arrived: Callable[[str, float], None],
-                      shown: Callable[[str, float], None]) -> Reader:
+async def open_socket(base: str, path: str, arrived: Note, shown: Note) -> Reader:
+    """The WebSocket handshake on a plain socket, then its reader."""
     host, port = base.removeprefix("http://").split(":")
     key = base64.b64encode(os.urandom(16)).decode()
     request = (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
                f"Sec-WebSocket-Version: 13\r\nOrigin: {base}\r\n\r\n").encode()
-    _, reader = await asyncio.get_running_loop().create_connection(
-        lambda: Reader(request, arrived, shown), host, int(port))
-    await reader.open
+    loop = asyncio.get_running_loop()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setblocking(False)
+    try:
+        await loop.sock_connect(sock, (host, int(port)))
+        await loop.sock_sendall(sock, request)
+        got = b""
+        while b"\r\n\r\n" not in got:
+            chunk = await loop.sock_recv(sock, 1 << 16)
+            if not chunk:
+                raise ConnectionError("closed before the handshake")
+            got += chunk
+    except BaseException:
+        sock.close()
+        raise
+    head, _, rest = got.partition(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/1.1 101"):
+        sock.close()
+        raise RuntimeError(head[:200].decode())
+    reader = Reader(sock, arrived, shown)
+    reader.start(rest)
     return reader
 
 
@@ -136,20 +181,20 @@ async def run(secret: str, table: str, concurrency: int, bases: list[str], first
               end: int) -> None:
     signer = TokenSigner(secret, Wall())
     players = [(i, f"p{i}") for i in range(first, end)]
-    got: dict[str, list[float]] = {}
+    got: dict[str, list[tuple[float, float]]] = {}
     arrived: dict[str, asyncio.Event] = {}
     gate = asyncio.Semaphore(concurrency)
 
-    def noter(times_by_card: dict[str, list[float]], all_in: dict[str, asyncio.Event]
-              ) -> Callable[[str, float], None]:
-        def note(card: str, at: float) -> None:
+    def noter(times_by_card: dict[str, list[tuple[float, float]]],
+              all_in: dict[str, asyncio.Event]) -> Note:
+        def note(card: str, at: float, stamp: float) -> None:
             times = times_by_card.setdefault(card, [])
-            times.append(at)
+            times.append((at, stamp))
             if len(times) == len(players):
                 all_in.setdefault(card, asyncio.Event()).set()
         return note
     note = noter(got, arrived)
-    states: dict[str, list[float]] = {}  # the first state after each card's event
+    states: dict[str, list[tuple[float, float]]] = {}  # the first state after each card
     stated: dict[str, asyncio.Event] = {}
     note_state = noter(states, stated)
     conn = aiohttp.TCPConnector(limit=0)
@@ -191,15 +236,16 @@ async def run(secret: str, table: str, concurrency: int, bases: list[str], first
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(waited.setdefault(code, asyncio.Event()).wait(),
                                                WAIT_S)
-                say({"card": code, "at": got.get(code, []), "state_at": states.get(code, []),
-                     "bytes": RECEIVED[0]})
+                cards, shown = got.get(code, []), states.get(code, [])
+                say({"card": code, "at": [t for t, _ in cards],
+                     "arrived": [t for _, t in cards], "state_at": [t for t, _ in shown],
+                     "state_arrived": [t for _, t in shown], "bytes": RECEIVED[0]})
             elif order["do"] == "report":
                 say({"bytes": RECEIVED[0]})
             else:
                 break
         for _, _, ws in sessions:
-            if ws.transport is not None:
-                ws.transport.close()
+            ws.close()
 
 
 def main() -> None:
