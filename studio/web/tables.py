@@ -137,8 +137,9 @@ class TableService:
         self._paused_seen = False
         self.on_drop: Callable[[], None] = lambda: None  # a client dropped (the metrics)
         self._public: tuple[Any, str, str | None] = (None, "", None)  # (key, head, round)
-        # the players' states after a burst, by personal part, on the public part above
-        self._shared: dict[str, Outgoing] = {}
+        # the players' states after a burst, by personal part's text (None: no round), on
+        # the public part above
+        self._shared: dict[str | None, Outgoing] = {}
         self._shared_time = "0"
         # the clients owed a state once the events in flight are out (`state_due`), in order
         self._due: OrderedDict[int, Callable[[], None]] = OrderedDict()
@@ -363,15 +364,32 @@ class TableService:
         seat): encoded and framed once for them all, and the very same object as long as
         neither the table nor the player's part changed (the client skips it then). Its
         server time is the time the table's public part last changed."""
-        head, body = self._table_text(audience)
-        out = self._shared.get(body)
+        head, rnd = self._public_text()
+        mine = None if rnd is None else self.actor.personal_text(audience.split(":", 1)[1])
+        out = self._shared.get(mine)  # (the public part is the same for every entry)
         if out is None:
-            out = self._shared[body] = Outgoing(
-                f'{{"type":"state","table":{head}{body},"server_time":{self._shared_time}}}}}')
+            out = self._shared[mine] = Outgoing(
+                f'{{"type":"state","table":{head}{self._round_text(rnd, mine)},'
+                f'"server_time":{self._shared_time}}}}}')
         return out
 
     def _table_text(self, audience: str) -> tuple[str, str]:
         """(the public part, without the round; the round with the player's part in it)."""
+        head, rnd = self._public_text()
+        if rnd is None:
+            return head, self._round_text(None, None)
+        return head, self._round_text(rnd, self.actor.personal_text(audience.split(":", 1)[1]))
+
+    @staticmethod
+    def _round_text(rnd: str | None, mine: str | None) -> str:
+        if rnd is None:
+            return ',"round":null'
+        return ',"round":' + (rnd if not mine else
+                              rnd[:-1] + ("," if rnd != "{}" else "") + mine + "}")
+
+    def _public_text(self) -> tuple[str, str | None]:
+        """(the public part, without the round; the round's public part), built and encoded
+        once per change of the table; the states built on it (`_shared`) go when it changes."""
         key = (self.seq, self.actor.paused, self.actor.running, self.actor.changing_shoe)
         if self._public[0] != key:
             snap = self.view("public")
@@ -383,13 +401,7 @@ class TableService:
                 self._shared = {}
                 self._shared_time = json.dumps(self.clock.now())
             self._public = (key, head, rnd_text)
-        _, head, rnd = self._public
-        if rnd is None:
-            return head, ',"round":null'
-        player = audience.split(":", 1)[1]
-        mine = self.actor.personal_text(player)
-        return head, ',"round":' + (rnd if not mine else
-                                    rnd[:-1] + ("," if rnd != "{}" else "") + mine + "}")
+        return self._public[1], self._public[2]
 
     def balance(self, player: str) -> dict[str, int]:
         """What the player may bet (the studio's ledger and an operator's wallet) and what

@@ -52,6 +52,21 @@ CLOSE_CODES = {"session.replaced": 4001, "session.inactive": 4002, "session.clos
 _CLOSE = object()
 
 
+_BALANCE_EVENTS = frozenset(("bet_refunded", "round_voided", "player_settled"))
+_LAST_EVENT: list[Any] = [None, False]  # (the last event asked, its answer): one per fan-out
+
+
+def touches_balance(event: dict[str, Any]) -> bool:
+    """Whether a player's balance may have changed with `event` (then the state carries it).
+    Asked for every player an event reaches: answered once per event."""
+    last = _LAST_EVENT
+    if last[0] is event:
+        return last[1]
+    touched = event.get("player") is not None or event.get("type") in _BALANCE_EVENTS
+    last[0], last[1] = event, touched
+    return touched
+
+
 def origin_allowed(request: web.Request, allowed: list[str]) -> bool:
     """Browsers always send Origin on a WebSocket: it must be this server or a listed one."""
     origin = request.headers.get("Origin")
@@ -111,8 +126,7 @@ class Connection:
         if not self.dirty:
             self.dirty = True
             self.service.state_due(id(self), self.send_state)
-        if event.get("player") is not None or event.get("type") in (
-                "bet_refunded", "round_voided", "player_settled"):
+        if not self.balance_dirty and touches_balance(event):
             self.balance_dirty = True
 
     def _put(self, message: Any) -> bool:
@@ -120,13 +134,15 @@ class Connection:
         the rest of the burst, `flush`), else queued; False: the client was dropped instead."""
         transport = self.transport
         if transport is not None and isinstance(message, Outgoing) and self.queue.empty():
+            if self.outbox:  # the burst's first frame found the socket fine: so soon, it is
+                self.outbox.append(message)
+                return True
             if transport.is_closing():
                 return False  # gone: the reader's end closes the connection
             if transport.get_write_buffer_size() > self.max_buffer:
                 self.close("ws.too_slow", "the connection could not keep up; reconnect")
                 return False
-            if not self.outbox:
-                self.service.flush_due(self.flush)
+            self.service.flush_due(self.flush)
             self.outbox.append(message)
             return True
         if self.queue.qsize() >= MAX_QUEUE:
