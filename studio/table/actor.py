@@ -170,8 +170,8 @@ class TableActor:
         self.autoplay: dict[str, int] = {}
         self.alerts: list[dict[str, Any]] = []
         # the players' parts of the states, as last encoded, for the round they are of
-        # player -> (personal part, its text, its `personal_key`), for the round below
-        self._texts: dict[str, tuple[dict[str, Any], str, Hashable | None]] = {}
+        # player -> (personal part, its text once asked, its `personal_key`), for the round
+        self._texts: dict[str, tuple[dict[str, Any], str | None, Hashable | None]] = {}
         self._texts_round: str | None = None
         self.history: list[dict[str, Any]] = []  # closed rounds, newest last (bounded)
         self.card_log: list[dict[str, Any]] = []  # cards of the round, with their source
@@ -366,11 +366,17 @@ class TableActor:
         after a burst that is the player's own (`studio.web.tables`). Most cards change
         few players' parts: a part whose key (`personal_key`) did not change is not built
         again, and one equal to the last is not encoded again."""
-        return self.personal_entry(player)[1]
+        entry = self.personal_entry(player)
+        if entry[1] is None:  # encoded the first time a state needs it
+            entry = self._texts[player] = (
+                entry[0], json.dumps(entry[0], separators=(",", ":"))[1:-1], entry[2])
+        return entry[1]  # type: ignore[return-value]
 
-    def personal_entry(self, player: str) -> tuple[dict[str, Any], str, Hashable | None]:
-        """(`personal(player)`, its text, its key), kept for the round: the same part is the
-        same object until it changes (the edges' bridge sends a view only then)."""
+    def personal_entry(self, player: str
+                       ) -> tuple[dict[str, Any], str | None, Hashable | None]:
+        """(`personal(player)`, its text or None until `personal_text` encodes it, its key),
+        kept for the round: the same part is the same object until it changes (the edges'
+        bridge sends a view only then, and never needs the text)."""
         round_id = getattr(self.state, "round_id", None)
         if self._texts_round != round_id:  # (a round's texts go with it)
             self._texts, self._texts_round = {}, round_id
@@ -380,7 +386,7 @@ class TableActor:
             return cached
         mine = self.personal(player)
         if cached is None or cached[0] != mine:
-            cached = (mine, json.dumps(mine, separators=(",", ":"))[1:-1], key)
+            cached = (mine, None, key)
         else:
             cached = (cached[0], cached[1], key)
         self._texts[player] = cached
