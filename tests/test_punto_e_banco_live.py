@@ -3,6 +3,7 @@ burn cards from a new shoe, the cut card, the scoreboards, and bad input."""
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
@@ -219,3 +220,31 @@ def test_the_live_tables_default_paytable_passes_and_a_15_to_1_pair_is_refused()
     live["cut_card"] = 416
     with pytest.raises(ConfigError, match="not inside the shoe of 8 decks"):
         parse_config(data)
+
+
+async def test_the_players_parts_are_built_once_a_round_and_stay_true(h):
+    """A hand has nothing personal: after the betting window each player's part is built
+    once, and each card after it reuses it (10,000 players, no part built per card), and it
+    is still the part built afresh."""
+    await begin(h)
+    assert (await bets(h, "ann", ("punto", 1000)))["ok"]
+    assert (await bets(h, "bob", ("banco", 2000)))["ok"]
+    built: list[str] = []
+    view = h.actor.game.personal_view
+
+    def counted(s, player):  # type: ignore[no-untyped-def]
+        built.append(player)
+        return view(s, player)
+    h.actor.game.personal_view = counted  # type: ignore[method-assign]
+    await h.close_betting()
+    await h.cards("Ks")                       # the burn
+    texts = {p: h.actor.personal_text(p) for p in ("ann", "bob")}
+    assert sorted(built) == ["ann", "bob"]
+    for code in ("2c", "3d", "4h"):
+        built.clear()
+        await h.cards(code)
+        assert [h.actor.personal_text(p) for p in ("ann", "bob")] == list(texts.values())
+        assert built == [], built
+    assert json.loads("{" + texts["bob"] + "}") == h.actor.personal("bob")
+    assert [(b["kind"], b["amount"]) for b in json.loads("{" + texts["bob"] + "}")[
+        "my_bets"]] == [("banco", 2000)]

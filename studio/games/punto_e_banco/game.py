@@ -3,7 +3,7 @@ shuffled before every hand). The live table on the shoe is `live.py`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from studio.cards import DeckKind
@@ -55,6 +55,11 @@ class PuntoEBanco(RoundGame):
 
     def personal_view(self, s: Any, player: str) -> dict[str, Any]:
         return {}  # a hand has nothing personal: the player's bets come from the table
+
+    def personal_key(self, s: Any, player: str) -> Hashable:
+        """Nothing personal in a hand: every player's part stands the whole round (a card to
+        10,000 players builds none of them again)."""
+        return ()
 
     def result_text(self, summary: Mapping[str, Any]) -> str:
         winner = {"punto": "Punto", "banco": "Banco", "pari": "Pari"}.get(
