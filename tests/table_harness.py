@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import uuid
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -86,3 +88,22 @@ class Harness:
     def events(self, type_: str, audience: str | None = None) -> list[dict]:
         return [e for a, e in self.seen if e["type"] == type_ and (audience is None or
                                                                    a == audience)]
+
+
+@contextlib.contextmanager
+def count_personal_views(actor: TableActor) -> Iterator[list[str]]:
+    """The players whose personal view the actor's game builds meanwhile, in order (the
+    fan-out must not build a view whose key did not change). The game is shared by every
+    table of its kind: it is given back as it was."""
+    built: list[str] = []
+    game = actor.game
+    view = game.personal_view
+
+    def counted(s: Any, player: str) -> dict[str, Any]:
+        built.append(player)
+        return view(s, player)
+    game.personal_view = counted  # type: ignore[method-assign]
+    try:
+        yield built
+    finally:
+        del game.personal_view  # the class's own again

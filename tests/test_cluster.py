@@ -6,7 +6,9 @@ missed brings a sync, never a wrong state."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import AsyncIterator
 
 import nats
 import pytest
@@ -46,6 +48,29 @@ async def settled(bridge: TableBridge, *edges: Edge) -> None:
         for e in edges:
             await e.table.actor.nc.flush()
     raise AssertionError(f"edges at {[e.table.actor.seq for e in edges]}, table {bridge.seq}")
+
+
+@contextlib.asynccontextmanager
+async def one_edge(store, nats_url: str, players: tuple[str, ...]
+                   ) -> AsyncIterator[tuple[Harness, TableBridge, RemoteTable]]:
+    """A table behind its bridge and one edge over NATS, the players credited."""
+    h = Harness(store)
+    for p in players:
+        h.credit(p, 10_000)
+    nc_table, nc_edge = [await nats.connect(nats_url) for _ in range(2)]
+    bridge = TableBridge(h.actor, nc_table)
+    await bridge.start()
+    await h.start()
+    table = RemoteTable(h.cfg, store, h.clock, nc_edge)
+    await table.start()
+    try:
+        yield h, bridge, table
+    finally:
+        await table.actor.stop()
+        await bridge.stop()
+        await h.actor.stop()
+        for nc in (nc_table, nc_edge):
+            await nc.close()
 
 
 @pytest.mark.parametrize("max_personal", [500, 1])
@@ -120,15 +145,7 @@ async def test_views_that_never_come_hold_the_players_states_only_so_long(store,
     out, instead of waiting for the next card."""
     from studio.cluster import remote
 
-    h = Harness(store)
-    h.credit("ann", 10_000)
-    nc_table, nc_edge = [await nats.connect(nats_url) for _ in range(2)]
-    bridge = TableBridge(h.actor, nc_table)
-    await bridge.start()
-    await h.start()
-    table = RemoteTable(h.cfg, store, h.clock, nc_edge)
-    await table.start()
-    try:
+    async with one_edge(store, nats_url, ("ann",)) as (h, bridge, table):
         placed = await table.actor.place_bets("ann", [{"position": 1, "kind": "main",
                                                        "amount": 1000}], "key-ann-1")
         assert placed["ok"], placed
@@ -141,7 +158,7 @@ async def test_views_that_never_come_hold_the_players_states_only_so_long(store,
             if table.actor.seq == bridge.seq and lost and bridge._out.empty():
                 break
             await bridge.nc.flush()
-            await nc_edge.flush()
+            await table.actor.nc.flush()
         mine = h.actor.snapshot("player:ann")["round"]["my_hands"]
         assert mine == {"1": ["5c"]}
         assert table.states_held and not table.actor.settled
@@ -155,12 +172,6 @@ async def test_views_that_never_come_hold_the_players_states_only_so_long(store,
         text = table.actor.personal_text("ann")
         assert json.loads("{" + text + "}") == h.actor.personal("ann")
         assert table.actor.personal_text("ann") is text
-    finally:
-        await table.actor.stop()
-        await bridge.stop()
-        await h.actor.stop()
-        for nc in (nc_table, nc_edge):
-            await nc.close()
 
 
 async def test_an_edge_writes_a_card_and_the_state_after_it_in_one_write(store, nats_url):
@@ -169,17 +180,8 @@ async def test_an_edge_writes_a_card_and_the_state_after_it_in_one_write(store, 
     (two writes a card, with 10,000 players, was half the edge's CPU)."""
     from tests.test_ws_fanout import connect
 
-    h = Harness(store)
-    for p in ("ann", "bob"):
-        h.credit(p, 10_000)
-    nc_table, nc_edge = [await nats.connect(nats_url) for _ in range(2)]
-    bridge = TableBridge(h.actor, nc_table)
-    await bridge.start()
-    await h.start()
-    table = RemoteTable(h.cfg, store, h.clock, nc_edge)
-    await table.start()
-    edge = Edge(table)
-    try:
+    async with one_edge(store, nats_url, ("ann", "bob")) as (h, bridge, table):
+        edge = Edge(table)
         for p, pos in (("ann", 1), ("bob", 2)):
             placed = await table.actor.place_bets(p, [{"position": pos, "kind": "main",
                                                        "amount": 1000}], f"key-{p}")
@@ -202,9 +204,3 @@ async def test_an_edge_writes_a_card_and_the_state_after_it_in_one_write(store, 
             assert state["my_hands"] == h.actor.personal(p)["my_hands"]
         assert conns["ann"].transport.messages()[-1]["table"]["round"]["my_hands"] == {
             "1": ["5c"]}
-    finally:
-        await table.actor.stop()
-        await bridge.stop()
-        await h.actor.stop()
-        for nc in (nc_table, nc_edge):
-            await nc.close()

@@ -10,7 +10,7 @@ import pytest
 
 from studio.config import load_config
 from studio.storage import event_log
-from tests.table_harness import Harness
+from tests.table_harness import Harness, count_personal_views
 
 WINDOW = 15
 
@@ -229,22 +229,16 @@ async def test_the_players_parts_are_built_once_a_round_and_stay_true(h):
     await begin(h)
     assert (await bets(h, "ann", ("punto", 1000)))["ok"]
     assert (await bets(h, "bob", ("banco", 2000)))["ok"]
-    built: list[str] = []
-    view = h.actor.game.personal_view
-
-    def counted(s, player):  # type: ignore[no-untyped-def]
-        built.append(player)
-        return view(s, player)
-    h.actor.game.personal_view = counted  # type: ignore[method-assign]
-    await h.close_betting()
-    await h.cards("Ks")                       # the burn
-    texts = {p: h.actor.personal_text(p) for p in ("ann", "bob")}
-    assert sorted(built) == ["ann", "bob"]
-    for code in ("2c", "3d", "4h"):
-        built.clear()
-        await h.cards(code)
-        assert [h.actor.personal_text(p) for p in ("ann", "bob")] == list(texts.values())
-        assert built == [], built
-    assert json.loads("{" + texts["bob"] + "}") == h.actor.personal("bob")
-    assert [(b["kind"], b["amount"]) for b in json.loads("{" + texts["bob"] + "}")[
-        "my_bets"]] == [("banco", 2000)]
+    with count_personal_views(h.actor) as built:
+        await h.close_betting()
+        await h.cards("Ks")                       # the burn
+        texts = {p: h.actor.personal_text(p) for p in ("ann", "bob")}
+        assert sorted(built) == ["ann", "bob"]
+        for code in ("2c", "3d", "4h"):
+            built.clear()
+            await h.cards(code)
+            assert [h.actor.personal_text(p) for p in ("ann", "bob")] == list(texts.values())
+            assert built == [], built
+        assert json.loads("{" + texts["bob"] + "}") == h.actor.personal("bob")
+        assert [(b["kind"], b["amount"]) for b in json.loads("{" + texts["bob"] + "}")[
+            "my_bets"]] == [("banco", 2000)]

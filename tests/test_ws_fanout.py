@@ -15,7 +15,7 @@ import pytest
 from studio.web import ws as wsmod
 from studio.web.frames import header, split_frames, text_frame
 from studio.web.tables import TableService
-from tests.table_harness import Harness
+from tests.table_harness import Harness, count_personal_views
 
 CARD = {"type": "card_dealt", "table_id": "t", "round_id": "R", "card": "7c",
         "source": "shoe", "to": "position", "position": 1}
@@ -214,52 +214,46 @@ async def test_a_players_part_is_built_again_only_when_its_key_changed(store):
     for p in players:
         h.credit(p, 10_000)
     await h.start()
-    built: list[str] = []
-    view = h.actor.game.personal_view
+    with count_personal_views(h.actor) as built:
+        bridge = TableBridge(h.actor, nc=None)
+        sent: dict[str, dict] = {}
 
-    def counted(s, player):  # type: ignore[no-untyped-def]
-        built.append(player)
-        return view(s, player)
-    h.actor.game.personal_view = counted  # type: ignore[method-assign]
-    bridge = TableBridge(h.actor, nc=None)
-    sent: dict[str, dict] = {}
-
-    def check() -> list[str]:
-        """Every player's text and the bridge's views against parts built afresh; returns
-        the players whose part the text and the bridge built (once each: not again)."""
-        built.clear()
-        texts = {p: h.actor.personal_text(p) for p in players}
-        sent.update(dict(bridge._changed(players)))
-        rebuilt = list(built)
-        for p in players:
-            fresh = h.actor.game.round_view(h.actor.state, p)
-            part = json.loads("{" + texts[p] + "}")
-            assert part == h.actor.personal(p) == sent[p]
-            assert {k: fresh[k] for k in ("my_hands", "my_totals", "my_decision")} == {
-                k: part[k] for k in ("my_hands", "my_totals", "my_decision")}
-        return rebuilt
-    try:
-        for p, pos in zip(players, (1, 1, 1, 2), strict=True):
-            assert (await h.bet(p, pos, 1000))["ok"]
-        await h.close_betting()
-        await h.cards("7b 5c")                       # the burn, then position 1's card
-        check()
-        await h.cards("4d")                          # position 2's card: dan's seat alone
-        assert check() == ["dan"]
-        await h.cards("3b")                          # the dealer's: deciding on position 1
-        check()
-        await h.decide("ann", 1, "stai")
-        await h.decide("bob", 1, "carta")
-        await h.decide("cai", 1, "carta")
-        check()                                      # ann stood: her part changed
-        await h.cards("2c")                          # bob and cai hit: ann's part stays
-        assert sorted(check()) == ["bob", "cai"]
-        await h.decide("bob", 1, "stai")
-        await h.decide("cai", 1, "carta")
-        await h.cards("Ks")                          # cai: 5 + 2 + 1/2
-        check()
-    finally:
-        await h.actor.stop()
+        def check() -> list[str]:
+            """Every player's text and the bridge's views against parts built afresh; returns
+            the players whose part the text and the bridge built (once each: not again)."""
+            built.clear()
+            texts = {p: h.actor.personal_text(p) for p in players}
+            sent.update(dict(bridge._changed(players)))
+            rebuilt = list(built)
+            for p in players:
+                fresh = h.actor.game.round_view(h.actor.state, p)
+                part = json.loads("{" + texts[p] + "}")
+                assert part == h.actor.personal(p) == sent[p]
+                assert {k: fresh[k] for k in ("my_hands", "my_totals", "my_decision")} == {
+                    k: part[k] for k in ("my_hands", "my_totals", "my_decision")}
+            return rebuilt
+        try:
+            for p, pos in zip(players, (1, 1, 1, 2), strict=True):
+                assert (await h.bet(p, pos, 1000))["ok"]
+            await h.close_betting()
+            await h.cards("7b 5c")                       # the burn, then position 1's card
+            check()
+            await h.cards("4d")                          # position 2's card: dan's seat alone
+            assert check() == ["dan"]
+            await h.cards("3b")                          # the dealer's: deciding on position 1
+            check()
+            await h.decide("ann", 1, "stai")
+            await h.decide("bob", 1, "carta")
+            await h.decide("cai", 1, "carta")
+            check()                                      # ann stood: her part changed
+            await h.cards("2c")                          # bob and cai hit: ann's part stays
+            assert sorted(check()) == ["bob", "cai"]
+            await h.decide("bob", 1, "stai")
+            await h.decide("cai", 1, "carta")
+            await h.cards("Ks")                          # cai: 5 + 2 + 1/2
+            check()
+        finally:
+            await h.actor.stop()
 
 
 async def test_a_players_part_of_the_states_is_encoded_again_only_when_it_changed(store):
