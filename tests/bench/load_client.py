@@ -70,6 +70,8 @@ class Reader:
     task and a decoded string per message, made the load client the slowest part."""
 
     def __init__(self, sock: socket.socket, arrived: Note, shown: Note) -> None:
+        # stamped from now on (the kernel stamps what arrives once one socket asks)
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         self.sock = sock
         self.arrived = arrived
         self.shown = shown  # the first state after a card's event: the page draws the card
@@ -78,8 +80,7 @@ class Reader:
         self.seen: set[str] = set()
 
     def start(self, rest: bytes) -> None:
-        """After the handshake (`rest`: what came after it): timestamps on, reads on."""
-        self.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        """After the handshake (`rest`: what came after it): reads on."""
         asyncio.get_running_loop().add_reader(self.sock.fileno(), self.readable)
         if rest:
             self.received(rest, time.monotonic(), time.time())

@@ -1,0 +1,47 @@
+"""The benchmarks' own instruments, so that their figures can be trusted: the load client's
+reader notes a card when it arrives (the kernel's timestamp, not when it was read) and the state
+after it, across reads that split a message; the socket floor's processes agree on what they
+wrote and read."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+
+from studio.web.frames import text_frame
+from tests.bench import bench_socket_floor, load_client
+
+
+async def test_the_load_client_notes_a_card_at_its_arrival_and_the_state_after_it():
+    with socket.create_server(("127.0.0.1", 0)) as listening:  # TCP, as a player's
+        client = socket.create_connection(listening.getsockname())  # (the kernel stamps it)
+        server, _ = listening.accept()
+    client.setblocking(False)
+    cards: list[tuple[str, float, float]] = []
+    shown = asyncio.get_running_loop().create_future()
+    reader = load_client.Reader(client, lambda *a: cards.append(a),
+                                lambda *a: shown.done() or shown.set_result(a))
+    event = text_frame(b'{"type":"event","event":{"type":"card_dealt","card":"5c"}}')
+    state = text_frame(b'{"type":"state","table":{}}')
+    try:
+        sent = time.time()
+        server.send(event + state)                   # in the socket before anyone reads
+        written = time.time()
+        reader.start(b"")                            # the reads begin only now
+        card, _, arrived = await asyncio.wait_for(shown, 10)
+        assert card == "5c" and [c[0] for c in cards] == ["5c"]
+        assert sent <= arrived <= written, "the kernel's arrival, not the time of the read"
+        server.send(event)                           # the same card again: noted once
+        reader.received(event[:20], 0.0, 0.0)        # and a message cut between two reads
+        reader.received(event[20:].replace(b"5c", b"6d"), 0.0, 0.0)
+        assert [c[0] for c in cards] == ["5c", "6d"]
+    finally:
+        reader.close()
+        server.close()
+
+
+def test_the_socket_floor_writes_and_reads_every_socket(tmp_path):
+    r = bench_socket_floor.measure(players=30, writers=2, size=1400, cards=2, tmp=tmp_path)
+    assert 0 < r["last_ms"] < 10_000
+    assert r["writers_ms"] >= 0 and r["reader_ms"] >= 0
