@@ -99,6 +99,7 @@ SHAPES = {"baseline": (0, "asyncio"), "one": (0, "uvloop")}  # (edges, event loo
 # a directory: py-spy samples each studio process while the cards go out (to see where the
 # time goes; py-spy is not a dependency). The figures of a profiled run are not reported.
 PROFILE = os.environ.get("BENCH_PROFILE")
+CLIENT_NICE = [0]  # the load processes' niceness (--client-nice)
 
 CONFIG = """
 [studio]
@@ -213,12 +214,16 @@ class Clients:
     """The load client: `k` processes (tests/bench/load_client.py), each with its share of
     the players, spoken to one JSON line at a time."""
 
-    def __init__(self, n: int, k: int, bases: list[str]) -> None:
+    def __init__(self, n: int, k: int, bases: list[str], niceness: int = 0) -> None:
+        """`niceness`: the load processes' (os.nice): players' machines are not the
+        studio's, and on a shared machine their reads need not take the studio's cores."""
         spans = [(n * j // k, n * (j + 1) // k) for j in range(k)]
         self.procs = [subprocess.Popen(
             [sys.executable, "-m", "tests.bench.load_client", SECRET, TABLE,
              str(max(1, CONCURRENCY // k)), ",".join(bases), f"{a}:{b}"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for a, b in spans]
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            preexec_fn=(lambda: os.nice(niceness)) if niceness else None)  # noqa: PLW1509
+            for a, b in spans]
 
     async def tell(self, order: dict[str, Any]) -> None:
         for p in self.procs:
@@ -275,7 +280,7 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             async with dealer.post(f"{staff}/api/staff/login", json={
                     "username": "dealer1", "password": "dealer1-password"}) as r:
                 assert r.status == 200
-            clients = Clients(n, k, bases)
+            clients = Clients(n, k, bases, CLIENT_NICE[0])
             assert sum(a["ready"] for a in await clients.answers("ready")) == n
             async with dealer.post(f"{staff}/api/tables/{TABLE}/dealer", json={
                     "key": uuid.uuid4().hex, "command": "start"}) as r:
@@ -392,7 +397,12 @@ def main() -> None:
     ap.add_argument("--window-s", type=float, default=None,
                     help="the betting window (default 30 s + 1 s per 100 players: the bets of "
                          "the slowest shape fit in it); shorter for quick runs")
+    ap.add_argument("--client-nice", type=int, default=0,
+                    help="the load processes' niceness: 19 leaves the cores to the studio "
+                         "while it writes (the players' machines are not the studio's); the "
+                         "arrivals by kernel timestamp do not wait for their reads")
     args = ap.parse_args()
+    CLIENT_NICE[0] = args.client_nice
     asyncio.run(main_async([int(x) for x in args.players.split(",")],
                            args.shapes.split(","), args.clients,
                            args.window_s))
