@@ -179,3 +179,12 @@ def test_a_hand_that_already_won_automatically_is_not_offered_a_choice():
     assert live.automatic_win(hand("4c 2b"), hand("5c"))
     assert not live.may_decide(hand("4c 2b"), hand("5c"))
     assert live.may_decide(hand("6c"), hand("5c"))  # one card: no automatic win yet
+
+
+def test_a_dealt_sequences_hand_is_the_hand_of_its_cards():
+    """`Hand.of_dealt` (computed once per sequence for thousands of views) is `Hand.of`."""
+    from studio.cards import parse_card
+
+    for codes in ((), ("Kc",), ("7b", "Kd"), ("5c", "6d", "Ks"), ("Ab", "2b", "3b", "Kd")):
+        cards = tuple(parse_card(c) for c in codes)
+        assert Hand.of_dealt(cards) == Hand.of(cards) == Hand.of_dealt(cards)

@@ -9,7 +9,7 @@ the halves of its ordinary cards, how many mattas it holds, and how many cards.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from studio.cards import Card, CardCodeError, Rank
@@ -66,6 +66,12 @@ class Hand(NamedTuple):
             h = h.add(c)
         return h
 
+    @staticmethod
+    def of_dealt(cards: tuple[Card, ...]) -> Hand:
+        """`of(cards)` for a round's dealt cards, computed once per sequence: each of
+        10,000 players' views asks for the same position's and dealer's hands."""
+        return _hand_of(cards)
+
     def add(self, card: Card) -> Hand:
         if card.is_matta:
             return Hand(self.others, self.mattas + 1, self.count + 1)
@@ -104,3 +110,8 @@ def format_halves(halves: int) -> str:
     if not half:
         return str(whole)
     return f"{whole} 1/2" if whole else "1/2"
+
+
+@lru_cache(maxsize=1024)
+def _hand_of(cards: tuple[Card, ...]) -> Hand:
+    return Hand.of(cards)

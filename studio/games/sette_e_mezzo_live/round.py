@@ -124,7 +124,7 @@ class RoundState:
         return sorted(self.seats)
 
     def dealer_first(self) -> Hand:
-        return Hand.of(self.dealer[:1])
+        return Hand.of_dealt(self.dealer[:1])
 
     def expecting(self) -> Target | None:
         """Who receives the next card; None when no card is due."""

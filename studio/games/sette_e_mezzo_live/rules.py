@@ -388,7 +388,7 @@ class SharedPosition:
         n = len(self.cards)
         if seat is None or seat.stood or seat.length != n:
             return False
-        hand = Hand.of(self.cards)
+        hand = Hand.of_dealt(self.cards)
         return not hand.bust and may_decide(hand, dealer_first)
 
     def decider_count(self, dealer_first: Hand) -> int:
