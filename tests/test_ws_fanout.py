@@ -216,7 +216,7 @@ async def test_a_players_part_is_built_again_only_when_its_key_changed(store):
     await h.start()
     with count_personal_views(h.actor) as built:
         bridge = TableBridge(h.actor, nc=None)
-        sent: dict[str, dict] = {}
+        sent: dict[str, str] = {}  # the views' texts the bridge sent
 
         def check() -> list[str]:
             """Every player's text and the bridge's views against parts built afresh; returns
@@ -228,7 +228,7 @@ async def test_a_players_part_is_built_again_only_when_its_key_changed(store):
             for p in players:
                 fresh = h.actor.game.round_view(h.actor.state, p)
                 part = json.loads("{" + texts[p] + "}")
-                assert part == h.actor.personal(p) == sent[p]
+                assert part == h.actor.personal(p) == json.loads("{" + sent[p] + "}")
                 assert {k: fresh[k] for k in ("my_hands", "my_totals", "my_decision")} == {
                     k: part[k] for k in ("my_hands", "my_totals", "my_decision")}
             return rebuilt

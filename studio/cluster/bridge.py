@@ -117,7 +117,9 @@ class TableBridge:
             if pending:
                 await self.nc.flush()  # the events leave before the views are built
 
-    def _changed(self, players: list[str]) -> list[tuple[str, dict[str, Any]]]:
+    def _changed(self, players: list[str]) -> list[tuple[str, str]]:
+        """The players whose views changed since last sent, with their views as the states'
+        text (`TableActor.personal_text`): encoded once here, not again on every edge."""
         state = getattr(self.actor, "state", None)
         round_id = getattr(state, "round_id", None)
         out = []
@@ -127,7 +129,7 @@ class TableBridge:
             if sent is not None and sent[0] == round_id and (sent[1] is mine or sent[1] == mine):
                 continue  # compared as dicts: encoding each to compare cost more
             self._sent[p] = (round_id, mine)
-            out.append((p, mine))
+            out.append((p, self.actor.personal_text(p)))
         return out
 
     # -- in: commands, state, presence ----------------------------------------------------
@@ -153,7 +155,7 @@ class TableBridge:
             players = []
         await msg.respond(wire.encode({
             "epoch": self.epoch, "seq": self.seq, "public": self.actor.snapshot("public"),
-            "personal": {p: self.actor.personal(p) for p in players}}))
+            "personal": {p: self.actor.personal_text(p) for p in players}}))
 
     async def _presence(self, msg: Any) -> None:
         try:

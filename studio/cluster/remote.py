@@ -55,8 +55,8 @@ class RemoteActor:
         self.seq = 0
         self.epoch = ""  # the table process's run the state is from
         self.public: dict[str, Any] = {}
-        self._personal: dict[str, tuple[str | None, dict[str, Any]]] = {}  # player -> (round)
-        self._texts: dict[str, tuple[Any, str]] = {}  # player -> (its _personal entry, text)
+        # player -> (round, the player's view as the table encoded it for the states)
+        self._personal: dict[str, tuple[str | None, str]] = {}
         self.history: list[dict[str, Any]] = []
         self.alerts: list[dict[str, Any]] = []
         self.last_bets: dict[str, Any] = {}
@@ -101,20 +101,16 @@ class RemoteActor:
     def personal(self, player: str) -> dict[str, Any]:
         """The player's own view, as the table last said it for this round (a new round: none
         yet, as for every player who has not bet)."""
-        round_id, mine = self._personal.get(player, (None, {}))
-        return dict(mine) if round_id == self._round_id() else {}
+        text = self.personal_text(player)
+        return json.loads("{" + text + "}") if text else {}
 
     def personal_text(self, player: str) -> str:
-        """`personal(player)` as JSON text without its braces (the states' part), encoded once
-        for each view the table sends, not once for each state after each burst."""
+        """`personal(player)` as JSON text without its braces (the states' part), as the
+        table encoded it: an edge neither decodes nor encodes a view per state."""
         entry = self._personal.get(player)
         if entry is None or entry[0] != self._round_id():
             return ""
-        cached = self._texts.get(player)
-        if cached is None or cached[0] is not entry:
-            cached = self._texts[player] = (entry, json.dumps(
-                entry[1], separators=(",", ":"))[1:-1])
-        return cached[1]
+        return entry[1]
 
     def snapshot(self, audience: str = "public") -> dict[str, Any]:
         view = {**self.public}

@@ -2,16 +2,20 @@
 
     studio.table.<table>.cmd     request/reply: {"method", "args"} -> the table's answer
     studio.table.<table>.sync    request/reply: {"players": [...]} -> {"seq", "public",
-                                 "personal": {player: {...}}}
+                                 "personal": {player: view}}
     studio.table.<table>.burst   one burst of the table's events, in order, in parts of at
                                  most MAX_PART bytes: {"seq", "part", "parts", "events":
                                  [[audience, event], ...]}; the last part also carries the
                                  public snapshot after the burst and "views": whether the
                                  players' views follow; then, if they do, {"seq",
-                                 "personal": {player: {...}}, "last"}: the views that changed,
+                                 "personal": {player: view}, "last"}: the views that changed,
                                  at most MAX_PERSONAL a message, maybe after the next
                                  burst's events; "last": every view owed so far is out
     studio.table.<table>.presence  {"player", "here"}: a player's socket opened or closed
+
+A player's view travels as the JSON text of its fields without the braces, as the players'
+states carry it (`TableActor.personal_text`): the table encodes it once, the edges put it in
+their states as it is.
 
 A table id is [a-z0-9-]: a subject token as it is. Player ids travel inside messages only
 (they may hold a '.', NATS's separator).
