@@ -36,7 +36,6 @@ class TableBridge:
         self._flushing = False
         # bursts, in order: (seq, the events' messages, the players whose views may change)
         self._out: asyncio.Queue[tuple[int, list[bytes], set[str]]] = asyncio.Queue()
-        # player -> (round, view) last sent
         # player -> (round, view) last sent (the actor's own object: `personal_entry`)
         self._sent: dict[str, tuple[str | None, dict[str, Any]]] = {}
         self._subs: list[Any] = []
