@@ -294,3 +294,53 @@ async def test_the_cut_card_finishes_the_round_then_the_new_shoe_burns_again(h):
     await bet(h, "ann", (1, "main", 1000))
     await h.close_betting()
     assert says(h) == "burn a card"
+
+
+async def test_a_players_view_is_decided_by_its_key_and_a_card_changes_no_key_behind(h):
+    """`personal_key`: at any two moments of a round where a player's key is the same, that
+    player's view is the same (seats held, bets behind, insurance, a split, a double); a
+    card changes the key of no one betting behind (10,000 of them: no view built again)."""
+    players = ("ann", "bob", "cat")
+    seen: dict = {}
+
+    def observe() -> dict[str, object]:
+        s = h.actor.state
+        keys = {}
+        for p in players:
+            key = GAME.personal_key(s, p)
+            view = GAME.personal_view(s, p)
+            assert seen.setdefault((s.round_id, p, key), view) == view, (p, key)
+            keys[p] = key
+        return keys
+
+    async def step(do) -> dict[str, object]:  # type: ignore[no-untyped-def]
+        answer = await do
+        assert answer is None or answer["ok"], answer
+        return observe()
+
+    await begin(h)
+    assert (await bet(h, "ann", (1, "main", 1000)))["ok"]
+    assert (await bet(h, "cat", (2, "main", 1000)))["ok"]
+    assert (await bet(h, "bob", (1, "behind", 400), (2, "behind", 300)))["ok"]
+    await h.close_betting()
+    observe()
+    # the burn; seat 1: 8 8, seat 2: 9 9, the dealer's ace up
+    for code in ("Qd", "8c", "9d", "Ad", "8s", "9s"):
+        before = observe()["bob"]
+        assert (await step(h.cards(code)))["bob"] == before, code
+    await step(h.cards("5c"))                 # the hole card: no blackjack
+    await step(h.decide("ann", 1, "insure"))
+    await step(h.decide("cat", 2, "no_insurance"))
+    await step(h.decide("ann", 1, "split"))
+    for code in ("3d", "2d"):
+        await step(h.cards(code))
+    await step(h.decide("ann", 1, "hit"))    # hand 1: 8 3
+    await step(h.cards("5s"))                 # 16
+    await step(h.decide("ann", 1, "stay"))
+    await step(h.decide("ann", 1, "stay"))    # hand 2: 8 2
+    await step(h.decide("cat", 2, "double"))  # 9 9 doubled: bob's bet behind follows
+    await step(h.cards("Ts"))
+    for code in ("Kc", "9c"):                 # the dealer: A 5, K (16), 9: bust
+        await step(h.cards(code))
+    assert h.actor.state.finished
+    assert len({k for (_, p, k) in seen if p == "bob"}) > 2  # bob's view did change

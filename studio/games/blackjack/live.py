@@ -6,7 +6,7 @@ disconnects stands."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from studio.games.blackjack import round as core
@@ -27,6 +27,7 @@ class BlackjackLive(Blackjack):
     def __init__(self) -> None:
         super().__init__()
         self._last_shared: tuple[Any, dict[str, Any]] = (None, {})
+        self._last_key: tuple[Any, Any] = (None, None)  # (state, `_key_shared(state)`)
 
     def new_book(self, rules: core.TableRules, closes_at: float) -> SeatBook:
         return SeatBook(rules, closes_at)
@@ -62,6 +63,32 @@ class BlackjackLive(Blackjack):
         if seats:
             mine["seats"] = {**self._shared_view(s)["seats"], **seats}
         return mine
+
+    def personal_key(self, s: core.RoundState, player: str) -> Hashable | None:
+        """What `personal_view` reads: the turn's choices if the player holds the seat in
+        turn, the seats the player holds, the player's bets behind, and (when the player has
+        any of those) the seats' public part, which changes with bets, not with cards: a card
+        to 10,000 players betting behind builds none of their views again."""
+        if s.betting:
+            return None
+        turn_owner, choices, seats = self._key_shared(s)
+        owned = tuple(n for n, p in s.owners.items() if p == player)
+        behind = tuple((n, b) for n, seat in s.behind.items()
+                       if (b := seat.get(player)) is not None)
+        return (choices if turn_owner == player else None, owned, behind,
+                seats if owned or behind else None)
+
+    def _key_shared(self, s: core.RoundState) -> tuple[str | None, tuple[str, ...], tuple]:
+        """(who holds the seat in turn, its choices, each seat's public part), once per state
+        (the states are immutable)."""
+        if self._last_key[0] is s:
+            return self._last_key[1]
+        turn_owner = s.owner(s.deciding)
+        shared = (turn_owner, tuple(s.choices()) if turn_owner else (),
+                  tuple((n, s.owner(n) is not None, s.behind_sums.get(n, (0, 0)))
+                        for n in range(1, s.rules.positions + 1)))
+        self._last_key = (s, shared)
+        return shared
 
     def _shared_view(self, s: core.RoundState) -> dict[str, Any]:
         """The part of the view no player's identity changes, for the last state asked (the
