@@ -6,6 +6,7 @@ missed brings a sync, never a wrong state."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
@@ -204,3 +205,32 @@ async def test_an_edge_writes_a_card_and_the_state_after_it_in_one_write(store, 
             assert state["my_hands"] == h.actor.personal(p)["my_hands"]
         assert conns["ann"].transport.messages()[-1]["table"]["round"]["my_hands"] == {
             "1": ["5c"]}
+
+
+async def test_bets_through_an_edge_reach_the_actor_together(store, nats_url):
+    """NATS hands the table's command subscription one message at a time: answered one after
+    the other, each bet waited for the commit of the one before (290 bets/s through edges
+    against 600 in one process). Each is now answered in a task of its own: the bets of a
+    window are in the actor's queue together, and every one is answered right, once."""
+    players = tuple(f"p{i}" for i in range(20))
+    async with one_edge(store, nats_url, players) as (h, _, table):
+        place = h.actor.place_bets
+        inside = [0, 0]  # (now, most at once)
+
+        async def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            inside[0] += 1
+            inside[1] = max(inside)
+            try:
+                return await place(*args, **kwargs)
+            finally:
+                inside[0] -= 1
+        h.actor.place_bets = counted  # type: ignore[method-assign]
+        answers = await asyncio.gather(*(table.actor.place_bets(
+            p, [{"position": 1 + i % 3, "kind": "main", "amount": 100}], f"key-{p}")
+            for i, p in enumerate(players)))
+        assert all(a["ok"] for a in answers), answers
+        assert inside[1] > 1, "the bets came to the actor one at a time"
+        again = await table.actor.place_bets(
+            "p0", [{"position": 1, "kind": "main", "amount": 100}], "key-p0")
+        assert again["round_id"] == answers[0]["round_id"]  # the same key: once
+        assert all(h.balance(p) == (9_900, 100) for p in players)

@@ -21,6 +21,10 @@ from studio.table.actor import TableActor
 
 log = logging.getLogger(__name__)
 
+# commands being answered at once (bets from every edge's players in a betting window); more
+# wait in NATS's queue for the subscription
+COMMANDS_IN_FLIGHT = 1000
+
 
 class TableBridge:
     def __init__(self, actor: TableActor, nc: Any) -> None:
@@ -39,6 +43,8 @@ class TableBridge:
         # player -> (round, view) last sent (the actor's own object: `personal_entry`)
         self._sent: dict[str, tuple[str | None, dict[str, Any]]] = {}
         self._subs: list[Any] = []
+        self._gate = asyncio.Semaphore(COMMANDS_IN_FLIGHT)
+        self._answering: set[asyncio.Task[None]] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self._unsubscribe = lambda: None
 
@@ -56,7 +62,7 @@ class TableBridge:
         self._unsubscribe()
         for sub in self._subs:
             await sub.unsubscribe()
-        for task in self._tasks:
+        for task in [*self._tasks, *self._answering]:
             task.cancel()
 
     # -- out: the bursts ------------------------------------------------------------------
@@ -134,6 +140,23 @@ class TableBridge:
     # -- in: commands, state, presence ----------------------------------------------------
 
     async def _command(self, msg: Any) -> None:
+        """NATS hands a subscription's messages over one at a time: each command is answered
+        in a task of its own, so thousands of bets are in the actor's queue at once (it
+        commits them together) instead of one commit per bet, each waiting for the one
+        before. At most COMMANDS_IN_FLIGHT at once: more wait in NATS."""
+        await self._gate.acquire()
+        task = asyncio.get_running_loop().create_task(self._answer(msg))
+        self._answering.add(task)
+        task.add_done_callback(self._answered)
+
+    def _answered(self, task: asyncio.Task[None]) -> None:
+        self._answering.discard(task)
+        self._gate.release()
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: a command's answer failed", self.table_id,
+                      exc_info=task.exception())
+
+    async def _answer(self, msg: Any) -> None:
         try:
             request = wire.decode(msg.data)
             method, args = request["method"], request["args"]
