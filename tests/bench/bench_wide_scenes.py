@@ -38,7 +38,8 @@ its whole outline (the card lying over it was refused as "on a named card": ever
 refusal on seeds 0-199 and 1000-1199 was a right card); (2) a partly covered card every judge
 refuses, which the classifier takes for some card at >= 0.5, is fitted (Gauss-Newton, as the
 partial judge's near misses are) to that card and the partial judge asked again.
-Not kept: asking the classifier again on that fitted outline (+42 right cards on both ranges,
+Not kept: fitting from the classifier at >= 0.3 (no card more on seeds 0-199, piacentine and
+french52); asking the classifier again on that fitted outline (+42 right cards on both ranges,
 2 false: french52 1175 a 9c for a Tc, new); relaxing the classifier's rules alone (its answers
 logged on both ranges, estimated: the classifier at >= 0.9 both ways up and among the crop's
 3 best templates, whatever the partial judge says, +33 / +33 cards but 3 false on 1000-1199;
