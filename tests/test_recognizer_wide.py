@@ -9,15 +9,18 @@ import numpy as np
 import pytest
 
 from devices.camera import felt_mask
-from devices.camera.partial_match import covered_from_outside
+from devices.camera.layout import CameraPose
+from devices.camera.partial_match import COLS, ROWS, covered_from_outside
 from devices.camera.recognizer import (
     Candidate,
     Options,
     Recognizer,
+    _own_cells,
     baseline_options,
     order_quad,
 )
 from devices.camera.self_calibration import pose_from_card
+from devices.camera.table_view import CardRect, TableView
 from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, TUNE_SEEDS, wide_scene
 from devices.camera.wide_scoring import WideTally, score_wide
 
@@ -121,3 +124,45 @@ def test_a_close_row_of_cards_is_not_taken_for_the_felt() -> None:
     assert rec.thresholds.image_felt_median > 21
     mask = rec.card_mask(frame)
     assert mask[centre] == 255 and mask[100, 100] == 0
+
+
+def test_a_partly_covered_card_owns_only_the_cells_that_showed() -> None:
+    """Unit: the cells marked owned are where the card was seen, not its whole outline."""
+    view = TableView(CameraPose())
+    rect = CardRect(np.array([300.0, 150.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]),
+                    55.0, 88.0)
+    quad = order_quad(view.image_points(rect.corners()))
+    cells = np.zeros((ROWS, COLS), bool)
+    cells[:, :2] = True  # the left half showed
+    owned = np.zeros((view.size[1], view.size[0]), np.uint8)
+    _own_cells(owned, view, quad, cells)
+    assert owned[195, 312] == 1 and owned[195, 343] == 0  # left and right half's middle
+    assert 0.4 < owned.sum() / (55 * 88) < 0.6
+
+
+@pytest.mark.parametrize("art, kind, seed", [("napoletane", "italian40", 40),
+                                             ("napoletane", "italian40", 50),
+                                             ("french", "french52", 146)])
+def test_a_card_over_a_partly_covered_one_is_not_on_a_named_card(art: str, kind: str,
+                                                                  seed: int) -> None:
+    """Tune scenes where a card named partly covered owned its whole outline, so the card
+    lying over it was refused as "on a named card": now named, nothing false."""
+    scene = wide_scene(seed, art, kind)
+    now = score_wide(Recognizer(art, kind).recognize(scene.frame, scene.camera), scene.truth)
+    before = score_wide(Recognizer(art, kind, options=Options(own_what_shows=False))
+                        .recognize(scene.frame, scene.camera), scene.truth)
+    assert now.false == 0 and now.right == before.right + 1
+
+
+@pytest.mark.parametrize("art, kind, seed", [("napoletane", "italian40", 24),
+                                             ("piacentine", "italian40", 18)])
+def test_a_covered_card_the_classifier_half_knows_is_fitted_and_named(art: str, kind: str,
+                                                                     seed: int) -> None:
+    """Tune scenes where every judge refused a partly covered card on the outline read off
+    its corner, and the classifier took it for the right card, not surely: fitted to that
+    card, the partial judge names it; nothing false."""
+    scene = wide_scene(seed, art, kind)
+    now = score_wide(Recognizer(art, kind).recognize(scene.frame, scene.camera), scene.truth)
+    before = score_wide(Recognizer(art, kind, options=Options(learned_fit=False))
+                        .recognize(scene.frame, scene.camera), scene.truth)
+    assert now.false == 0 and now.right == before.right + 1
