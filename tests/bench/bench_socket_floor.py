@@ -10,7 +10,21 @@ For each writer count W (W processes, each writing to N/W sockets, as W edges wo
 time from the start of a card's writes to its arrival in the last socket (the kernel's receive
 timestamp, SO_TIMESTAMPNS), median over the cards, and the CPU per card of the writers and of
 the reader. The reader is one process (reads are what a player's machine does; here they share
-the same two cores, as in bench_cluster).
+the same two cores, as in bench_cluster), at niceness 0 and then 19 (out of the writers' way).
+
+Measured 2026-11-25, quiet machine, `--players 10000`, start of the writes to the last arrival
+(median of 5) and CPU per card:
+
+    1 writer,  reader nice 0    178 ms   writers 174 ms, reader 134 ms
+    2 writers, reader nice 0    128 ms   writers 162 ms, reader 112 ms
+    1 writer,  reader nice 19   188 ms   writers 190 ms, reader 100 ms
+    2 writers, reader nice 19    87 ms   writers 166 ms, reader 114 ms
+
+A write of 1,400 bytes to a loopback TCP socket costs about 17 us of CPU here (the kernel
+delivers it to the reader's socket in the writer's time). So one process cannot get a card to
+10,000 players in 150 ms on this machine even doing nothing else: the writes alone take
+about 180 ms. Two processes with nothing else to do reach the last socket in 87-128 ms, which
+leaves 20-60 ms for everything the studio does per player.
 """
 
 from __future__ import annotations
@@ -100,8 +114,10 @@ def reader(ports: list[int], per: list[int], cards: int, size: int) -> None:
         print(json.dumps({"last": latest}), flush=True)
 
 
-def measure(players: int, writers: int, size: int, cards: int, tmp: Path
-            ) -> dict[str, float]:
+def measure(players: int, writers: int, size: int, cards: int, tmp: Path,
+            reader_nice: int = 0) -> dict[str, float]:
+    """`reader_nice`: the reader's niceness (19: the players' reads leave the cores to the
+    writers, as players' machines would)."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     per = [players // writers + (1 if i < players % writers else 0) for i in range(writers)]
     procs, ports = [], []
@@ -119,7 +135,8 @@ def measure(players: int, writers: int, size: int, cards: int, tmp: Path
         [sys.executable, "-m", "tests.bench.bench_socket_floor", "--role", "reader",
          "--ports", ",".join(map(str, ports)), "--per", ",".join(map(str, per)),
          "--cards", str(cards), "--bytes", str(size)],
-        stdout=subprocess.PIPE, text=True, env=env)
+        stdout=subprocess.PIPE, text=True, env=env,
+        preexec_fn=(lambda: os.nice(reader_nice)) if reader_nice else None)  # noqa: PLW1509
     try:
         assert rd.stdout is not None and rd.stdout.readline().strip() == "connected"
         for p in procs:
@@ -153,6 +170,8 @@ def main() -> None:
     ap.add_argument("--bytes", type=int, default=1400)
     ap.add_argument("--writers", default="1,2")
     ap.add_argument("--cards", type=int, default=5)
+    ap.add_argument("--reader-nice", default="0,19",
+                    help="the reader's niceness, each in turn (19: out of the writers' way)")
     ap.add_argument("--role", default="bench", choices=("bench", "writer", "reader"))
     ap.add_argument("--port-file")
     ap.add_argument("--ports")
@@ -168,10 +187,11 @@ def main() -> None:
     import tempfile
 
     with tempfile.TemporaryDirectory() as d:
-        for w in (int(x) for x in args.writers.split(",")):
-            r = measure(args.players, w, args.bytes, args.cards, Path(d))
+        for nice, w in ((int(n), int(x)) for n in args.reader_nice.split(",")
+                        for x in args.writers.split(",")):
+            r = measure(args.players, w, args.bytes, args.cards, Path(d), nice)
             print(f"{args.players:,} sockets, {args.bytes:,} bytes each, {w} writer "
-                  f"process(es): start of the writes to the last arrival {r['last_ms']:.0f} "
+                  f"process(es), reader nice {nice}: start of the writes to the last arrival {r['last_ms']:.0f} "
                   f"ms (median of {args.cards}); CPU per card: writers {r['writers_ms']:.0f} ms, "
                   f"reader {r['reader_ms']:.0f} ms", flush=True)
 
