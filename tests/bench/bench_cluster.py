@@ -13,6 +13,45 @@ The load client is K processes (tests/bench/load_client.py; default one per 2,50
 each reading its share of the sockets as bytes and noting arrivals on CLOCK_MONOTONIC: one
 Python process reading 10,000 sockets through aiohttp was the slowest part of the figures.
 
+Since the fourth session each card has two arrival figures: when the load client read it, and
+when it reached the client's socket (the kernel's receive timestamp, SO_TIMESTAMPNS): a
+player's machine is not this one, and its reads should not count against the studio.
+`--client-nice 19` also leaves the cores to the studio while it writes.
+
+Measured 2026-11-25 (fourth session), quiet, on a machine about 1.7 times slower per socket
+write than the second session's: a loopback write of 1,400 bytes costs 17 us of CPU
+(bench_socket_floor; it was about 10). `--players 10000`; card event p99 / state p99 (what the
+page draws the card from), CPU per card, bets per second:
+
+                         this session's code              the code before it (5366cfd)
+    one process asyncio  734 / 734 ms, 575 ms             -
+    one process uvloop   705 / 705 ms, 595 ms, 305/s      765 / 765 ms, 635 ms, 285/s
+    1 edge               646 / 646 ms, 255 + 447 ms, 274/s  747 / 747 ms, 175 + 633 ms, 157/s
+    2 edges              499 / 499 ms, 155 + 360 ms, 262/s  580 / 1,103 ms, 248 + 1,010 ms, 156/s
+
+The code before ran minutes after the first column, from a worktree with one line changed: the
+listen backlog of 4,096, without which 10,000 joins overflow the accept queue and are reset
+(nstat ListenOverflows). The kernel's arrival times were within a few ms of the reads in both.
+With `--client-nice 19` (`--shapes one,2`): one process 637 ms, 2 edges 539 ms (arrival) and
+692 ms (read). The changes behind the first column:
+- A game says cheaply whose personal view a card may have changed (`personal_key`: Sette e
+  Mezzo Live's seats and decision, Punto e Banco's nothing, Blackjack's seats and bets behind).
+  The table builds no other view, and sends only those to the edges, as the states' text.
+- An edge holds its players' writes until a burst's views are in: a card's events and the state
+  after it are one write, not two.
+- The bridge answers each command from the edges in a task of its own. NATS hands a
+  subscription's messages over one at a time, so each bet used to wait for the commit of the
+  one before (bets/s through edges 157 -> 274).
+- The fan-out's bookkeeping per player is lighter.
+Against the floor (bench_socket_floor, same machine and hour): 10,000 writes alone take
+178-188 ms from one process and 87-128 ms from two. So on this machine one process cannot
+meet the 150 ms goal even doing nothing but write, and two edges would have 20-60 ms for
+everything else. The goal is not met. The old code's missing states at 10,000 (second session,
+below) are explained: with this benchmark, which waits for the states, the code of the first
+session (08bd25d) delivered them 2.0 s (p50) and 7.3 s (p99) after each card, at 2.8 s of
+table CPU per card (the deciders listed for each player's view). The old benchmark stopped
+counting before they came.
+
 Measured 2026-11-25 (second session), a quiet machine, `--players 10000` (the four shapes in
 one run; 4 load processes), card to player p50 / p99 / last (median of 4 cards), CPU per card
 of the studio processes and of the load client, bytes each player read per card:
