@@ -49,7 +49,8 @@ meet the 150 ms goal even doing nothing but write, and two edges would have 20-6
 everything else. The goal is not met. The old code's missing states at 10,000 (second session,
 below) are explained: with this benchmark, which waits for the states, the code of the first
 session (08bd25d) delivered them 2.0 s (p50) and 7.3 s (p99) after each card, at 2.8 s of
-table CPU per card (the deciders listed for each player's view). The old benchmark stopped
+table CPU per card (the deciders listed for each player's view; measured while a recogniser
+run shared the machine). The old benchmark stopped
 counting before they came.
 
 Measured 2026-11-25 (second session), a quiet machine, `--players 10000` (the four shapes in
