@@ -78,6 +78,7 @@ class Reader:
         self.awaiting: str | None = None  # a card whose event came, its state not yet
         self.buffer = b""
         self.seen: set[str] = set()
+        self.stamped = 0  # reads the kernel stamped (the others fall back to the read's time)
 
     def start(self, rest: bytes) -> None:
         """After the handshake (`rest`: what came after it): reads on."""
@@ -101,6 +102,7 @@ class Reader:
             if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
                 sec, ns = struct.unpack("qq", value[:16])
                 stamp = sec + ns / 1e9
+                self.stamped += 1
         self.received(data, now, stamp)
 
     def received(self, data: bytes, now: float, stamp: float) -> None:
