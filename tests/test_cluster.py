@@ -151,6 +151,7 @@ async def test_views_that_never_come_hold_the_players_states_only_so_long(store,
                                                        "amount": 1000}], "key-ann-1")
         assert placed["ok"], placed
         await table.prepare("ann")
+        await settled(bridge, Edge(table))  # the bet's views in, before they start being lost
         lost: list[dict] = []
         table.actor._views = lost.append  # every views message from now on is lost
         await h.close_betting()
