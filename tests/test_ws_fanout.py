@@ -277,3 +277,78 @@ async def test_a_players_part_of_the_states_is_encoded_again_only_when_it_change
         assert json.loads("{" + h.actor.personal_text("bob") + "}") == h.actor.personal("bob")
     finally:
         await h.actor.stop()
+
+
+@pytest.mark.parametrize("seed", range(6))
+async def test_the_views_a_game_says_did_not_change_did_not(store, seed):
+    """Sette e Mezzo Live's `personal_changes` through random rounds (six players on three
+    positions, random stands and hits): between any two states of the round seen, a player
+    it does not name has the same view in both."""
+    import random
+
+    from studio.cards import deck
+
+    rng = random.Random(seed)
+    h = Harness(store)
+    players = [f"p{i}" for i in range(6)]
+    for p in players:
+        h.credit(p, 10_000)
+    await h.start()
+    game = h.actor.game
+    try:
+        for p in players:
+            assert (await h.bet(p, rng.randint(1, 3), 1000))["ok"]
+        await h.close_betting()
+        cards = [c.code for c in deck("italian40")]
+        rng.shuffle(cards)
+        seen: list = []
+        while not h.actor.state.finished:
+            s = h.actor.state
+            if s.expecting() is not None:
+                await h.cards(cards.pop())
+            else:
+                for p in s.deciders():
+                    await h.decide(p, s.deciding, rng.choice(["stai", "carta"]))
+            now = h.actor.state
+            if now.finished:
+                break
+            for before in seen:
+                changes = game.personal_changes(before, now)
+                assert changes is not None
+                for p in set(players) - set(changes):
+                    assert game.personal_view(before, p) == game.personal_view(now, p), (p,)
+            seen.append(now)
+        assert len(seen) > 3
+    finally:
+        await h.actor.stop()
+
+
+async def test_after_a_card_only_the_players_the_game_names_have_their_key_asked(store):
+    """A card to position 2 asks no key of the players on position 1: the game says whose
+    part may have changed (`personal_changes`), and their texts stand as they were."""
+    h = Harness(store)
+    players = ["ann", "bob", "cai", "dan"]
+    for p in players:
+        h.credit(p, 10_000)
+    await h.start()
+    game = h.actor.game
+    asked: list[str] = []
+    key = game.personal_key
+    game.personal_key = lambda s, p: asked.append(p) or key(s, p)  # type: ignore[method-assign]
+    try:
+        for p, pos in zip(players, (1, 1, 1, 2), strict=True):
+            assert (await h.bet(p, pos, 1000))["ok"]
+        await h.close_betting()
+        await h.cards("7b 5c")                       # the burn, then position 1's card
+        texts = {p: h.actor.personal_text(p) for p in players}
+        asked.clear()
+        await h.cards("4d")                          # position 2's card: dan's seat alone
+        after = {p: h.actor.personal_text(p) for p in players}
+        assert asked == ["dan"]
+        assert all(after[p] is texts[p] for p in ("ann", "bob", "cai"))
+        assert json.loads("{" + after["dan"] + "}")["my_hands"] == {"2": ["4d"]}
+        h.actor.autoplay["ann"] = 3                  # her key's other parts are still checked
+        assert json.loads("{" + h.actor.personal_text("ann") + "}")["autoplay"] == 3
+    finally:
+        del game.personal_key
+        await h.actor.stop()

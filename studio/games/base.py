@@ -76,6 +76,13 @@ class RoundGame:
         no key, the view is built each time."""
         return None
 
+    def personal_changes(self, before: Any, after: Any) -> Iterable[str] | None:
+        """The players whose `personal_view` may differ between two states of one round;
+        None (here): any. A card to one seat of 10,000 players leaves most views as they
+        were: a game that can say whose changed spares asking every player's key after
+        every card."""
+        return None
+
     def window_view(self, book: Any, player: str | None) -> dict[str, Any] | None:
         """What players see of the open betting window beyond their own bets (a live
         Blackjack table's seats taken); None: nothing."""

@@ -173,6 +173,10 @@ class TableActor:
         # player -> (personal part, its text once asked, its `personal_key`), for the round
         self._texts: dict[str, tuple[dict[str, Any], str | None, Hashable | None]] = {}
         self._texts_round: str | None = None
+        # the players whose cached part stands for `_fresh_state` (their game's part did not
+        # change since their key was last asked: `Game.personal_changes`)
+        self._fresh: set[str] = set()
+        self._fresh_state: Any = None
         self.history: list[dict[str, Any]] = []  # closed rounds, newest last (bounded)
         self.card_log: list[dict[str, Any]] = []  # cards of the round, with their source
         self._bets_index: tuple[Any, dict[str, list[core.Placement]]] = ((), {})
@@ -380,8 +384,16 @@ class TableActor:
         round_id = getattr(self.state, "round_id", None)
         if self._texts_round != round_id:  # (a round's texts go with it)
             self._texts, self._texts_round = {}, round_id
-        key = self.personal_key(player)
+            self._fresh = set()
         cached = self._texts.get(player)
+        self._note_changes()
+        if cached is not None and player in self._fresh and self._keyed_alike(player, cached[2]):
+            return cached
+        key = self.personal_key(player)
+        if key is not None:
+            self._fresh.add(player)
+        else:
+            self._fresh.discard(player)
         if cached is not None and key is not None and cached[2] == key:
             return cached
         mine = self.personal(player)
@@ -391,6 +403,29 @@ class TableActor:
             cached = (cached[0], cached[1], key)
         self._texts[player] = cached
         return cached
+
+    def _note_changes(self) -> None:
+        """The players whose cached part may no longer stand leave `_fresh`: the game says
+        whose part the states since the last look may have changed (a card to one seat of
+        10,000 players: that seat's); with no answer, or new bets, everyone's."""
+        s = self.state
+        if s is self._fresh_state:
+            return
+        before, self._fresh_state = self._fresh_state, s
+        changes = None
+        if before is not None and s is not None and not s.betting and not before.betting \
+                and before.placements is s.placements:
+            changes = self.game.personal_changes(before, s)
+        if changes is None:
+            self._fresh = set()
+        else:
+            self._fresh.difference_update(changes)
+
+    def _keyed_alike(self, player: str, key: Any) -> bool:
+        """The player's bets and automatic play are still those of `key` (a part in `_fresh`
+        has the game's part of its key standing)."""
+        return key is not None and key[1] is self._bets_source(player) \
+            and key[2] == self.autoplay.get(player, 0)
 
     def personal_key(self, player: str) -> Hashable | None:
         """A value that decides `personal(player)` within a round: equal keys, equal parts.

@@ -269,6 +269,12 @@ class Game(Protocol):
         keys, equal views (None: none known, the view is built each time)."""
         ...
 
+    def personal_changes(self, before: Any, after: Any) -> Iterable[str] | None:
+        """The players whose `personal_view` may differ between two states of one round
+        (dealing, not betting); None: any of them. Others keep their view without their key
+        being asked again."""
+        ...
+
     def result_text(self, summary: Mapping[str, Any]) -> str:
         """A closed round in a few words, from its summary (the lobby)."""
         ...

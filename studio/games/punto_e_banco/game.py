@@ -61,6 +61,9 @@ class PuntoEBanco(RoundGame):
         10,000 players builds none of them again)."""
         return ()
 
+    def personal_changes(self, before: Any, after: Any) -> Iterable[str]:
+        return ()  # nothing personal in a hand
+
     def result_text(self, summary: Mapping[str, Any]) -> str:
         winner = {"punto": "Punto", "banco": "Banco", "pari": "Pari"}.get(
             summary.get("outcome") or "", "")

@@ -130,5 +130,28 @@ class SetteEMezzoLive(RoundGame):
         return {"my_hands": hands, "my_totals": {n: total_of(c) for n, c in hands.items()},
                 "my_decision": s.is_decider(player)}
 
+    def personal_changes(self, before: core.RoundState, after: core.RoundState
+                         ) -> Iterable[str] | None:
+        """The players at each position whose cards or seats changed (positions are
+        replaced, never changed in place: compared by identity), and, when whose turn it is
+        may have moved (the phase, the position deciding, the dealer's first card), the
+        players at the positions deciding before and after."""
+        if before.round_id != after.round_id:
+            return None
+        changed: set[str] = set()
+        for n in before.positions.keys() | after.positions.keys():
+            old, new = before.positions.get(n), after.positions.get(n)
+            if old is not new:
+                for pos in (old, new):
+                    if pos is not None:
+                        changed.update(pos.seats)
+        if (before.phase, before.deciding, before.dealer[:1]) != \
+                (after.phase, after.deciding, after.dealer[:1]):
+            for s in (before, after):
+                pos = s.positions.get(s.deciding) if s.deciding is not None else None
+                if pos is not None:
+                    changed.update(pos.seats)
+        return changed
+
 
 GAME = SetteEMezzoLive()
