@@ -71,7 +71,7 @@ class RoundGame:
 
     def personal_key(self, state: Any, player: str) -> Hashable | None:
         """A small value that decides `personal_view(state, player)` within a round: equal
-        keys, equal views. Thousands of players' views are asked after every card and most
+        keys, equal views, whoever the player. Thousands of players' views are asked after every card and most
         did not change: a game that can say so cheaply spares building them. None (here):
         no key, the view is built each time."""
         return None

@@ -177,6 +177,10 @@ class TableActor:
         # change since their key was last asked: `Game.personal_changes`)
         self._fresh: set[str] = set()
         self._fresh_state: Any = None
+        # (state, game key -> the game's part and its text): shared by the players keyed alike
+        self._game_parts: tuple[Any, dict[Hashable, tuple[dict[str, Any], str]]] = (None, {})
+        # player -> (bets source, autoplay, the player's own part and its text), for the round
+        self._own_parts: dict[str, tuple[Any, int, dict[str, Any], str]] = {}
         self.history: list[dict[str, Any]] = []  # closed rounds, newest last (bounded)
         self.card_log: list[dict[str, Any]] = []  # cards of the round, with their source
         self._bets_index: tuple[Any, dict[str, list[core.Placement]]] = ((), {})
@@ -384,7 +388,7 @@ class TableActor:
         round_id = getattr(self.state, "round_id", None)
         if self._texts_round != round_id:  # (a round's texts go with it)
             self._texts, self._texts_round = {}, round_id
-            self._fresh = set()
+            self._fresh, self._own_parts = set(), {}
         cached = self._texts.get(player)
         self._note_changes()
         if cached is not None and player in self._fresh and self._keyed_alike(player, cached[2]):
@@ -396,13 +400,36 @@ class TableActor:
             self._fresh.discard(player)
         if cached is not None and key is not None and cached[2] == key:
             return cached
-        mine = self.personal(player)
+        mine, text = (self.personal(player), None) if key is None else \
+            self._keyed_part(player, key)
         if cached is None or cached[0] != mine:
-            cached = (mine, None, key)
+            cached = (mine, text, key)
         else:
             cached = (cached[0], cached[1], key)
         self._texts[player] = cached
         return cached
+
+    def _keyed_part(self, player: str, key: Any) -> tuple[dict[str, Any], str]:
+        """`personal(player)` and its text for a player with a key: the game's part is
+        shared by every player keyed alike in this state (equal keys, equal views, whoever
+        the player), built and encoded once for them all; the player's bets and automatic
+        play are encoded once while they stand. Thousands of players at a seat get a card:
+        one view, not thousands."""
+        s = self.state
+        if self._game_parts[0] is not s:
+            self._game_parts = (s, {})
+        parts = self._game_parts[1]
+        game = parts.get(key[0])
+        if game is None:
+            view = self.game.personal_view(s, player)
+            game = parts[key[0]] = (view, json.dumps(view, separators=(",", ":"))[1:-1])
+        own = self._own_parts.get(player)
+        if own is None or own[0] is not key[1] or own[1] != key[2]:
+            part = {"my_bets": self._bets_of(player), "autoplay": key[2]}
+            own = self._own_parts[player] = (key[1], key[2], part, json.dumps(
+                part, separators=(",", ":"))[1:-1])
+        text = f"{game[1]},{own[3]}" if game[1] else own[3]
+        return {**game[0], **own[2]}, text
 
     def _note_changes(self) -> None:
         """The players whose cached part may no longer stand leave `_fresh`: the game says

@@ -266,7 +266,8 @@ class Game(Protocol):
 
     def personal_key(self, state: Any, player: str) -> Hashable | None:
         """A small value that decides `personal_view(state, player)` within a round: equal
-        keys, equal views (None: none known, the view is built each time)."""
+        keys, equal views, whoever the player (None: none known, the view is built each
+        time)."""
         ...
 
     def personal_changes(self, before: Any, after: Any) -> Iterable[str] | None:
