@@ -1,7 +1,7 @@
 """The benchmarks' own instruments, so that their figures can be trusted: the load client's
 reader notes a card when it arrives (the kernel's timestamp, not when it was read) and the state
 after it, across reads that split a message; the socket floor's processes agree on what they
-wrote and read."""
+wrote and read; the table views bench compares like with like."""
 
 from __future__ import annotations
 
@@ -46,3 +46,14 @@ def test_the_socket_floor_writes_and_reads_every_socket(tmp_path):
     r = bench_socket_floor.measure(players=30, writers=2, size=1400, cards=2, tmp=tmp_path)
     assert 0 < r["last_ms"] < 10_000
     assert r["writers_ms"] >= 0 and r["reader_ms"] >= 0
+
+
+async def test_the_table_views_bench_builds_the_same_views_both_ways():
+    """bench_table_views' baseline (every key asked, every view built per player) and
+    today's give the players the same views after each card, and the baseline is undone."""
+    from tests.bench import bench_table_views
+
+    before, views_before = await bench_table_views.run(30, 1, today=False)
+    after, views_after = await bench_table_views.run(30, 1, today=True)
+    assert views_before == views_after and len(views_before) == 30
+    assert views_before[0]["my_hands"] and len(before) == len(after) == 5
