@@ -191,10 +191,11 @@ async def test_an_edge_writes_a_card_and_the_state_after_it_in_one_write(store, 
             await table.prepare(p)
         conns = {p: connect(table, p) for p in ("ann", "bob")}
         await h.close_betting()
+        await h.cards("7b")                          # the burn: no view changes, no wait
         await settled(bridge, edge)
         await table.delivered()
         before = {p: len(c.transport.writes) for p, c in conns.items()}
-        await h.cards("7b 5c")                       # the burn, then position 1's card
+        await h.cards("5c")                          # position 1's card: ann's view changes
         await settled(bridge, edge)
         await table.delivered()
         for p, c in conns.items():
@@ -235,3 +236,38 @@ async def test_bets_through_an_edge_reach_the_actor_together(store, nats_url):
             "p0", [{"position": 1, "kind": "main", "amount": 100}], "key-p0")
         assert again["round_id"] == answers[0]["round_id"]  # the same key: once
         assert all(h.balance(p) == (9_900, 100) for p in players)
+
+
+async def test_the_table_sends_the_views_a_card_may_change_and_no_wait_when_none(store):
+    """The bridge names, for each burst, the players whose views the game says it may have
+    changed: none for the burn (the edges write at once, waiting for no views), position
+    1's players for its card, and only the views that differ go out."""
+    h = Harness(store)
+    players = {"ann": 1, "bob": 1, "cai": 2}
+    for p in players:
+        h.credit(p, 10_000)
+    await h.start()
+    bridge = TableBridge(h.actor, nc=None)
+    unsubscribe = h.actor.hub.subscribe(bridge._on_event)
+    try:
+        for p, pos in players.items():
+            assert (await h.bet(p, pos, 1000))["ok"]
+        await h.close_betting()
+
+        async def burst(codes: str) -> list[tuple[bool, set[str]]]:
+            """(views owed, the players named) of each burst the cards made."""
+            await h.cards(codes)
+            assert not bridge._flushing  # (the actor's drain gave the loop its turns)
+            out = []
+            while not bridge._out.empty():
+                _, messages, named = bridge._out.get_nowait()
+                out.append((json.loads(messages[-1])["views"], named))
+            return out
+        await burst("")  # (what the window's close published)
+        assert await burst("7b") == [(False, set())]                  # the burn
+        assert await burst("5c") == [(True, {"ann", "bob"})]          # position 1's card
+        assert dict(bridge._changed(["ann", "bob"])).keys() == {"ann", "bob"}
+        assert await burst("4d") == [(True, {"cai"})]                 # position 2's card
+    finally:
+        unsubscribe()
+        await h.actor.stop()

@@ -37,6 +37,7 @@ class TableBridge:
         self.epoch = secrets.token_hex(8)
         self._burst: list[tuple[str, dict[str, Any]]] = []
         self._named: set[str] = set()
+        self._viewed: Any = None  # the actor's state at the last burst (`_flush`)
         self._flushing = False
         # bursts, in order: (seq, the events' messages, the players whose views may change)
         self._out: asyncio.Queue[tuple[int, list[bytes], set[str]]] = asyncio.Queue()
@@ -84,7 +85,11 @@ class TableBridge:
         self._burst, self._named = [], set()
         self.seq += 1
         if any(audience == "public" for audience, _ in events):  # a card, a decision asked:
-            named |= self.actor.round_players()  # the view of everyone in the round may change
+            # the views the game says the burst may have changed (a card to one seat: that
+            # seat's players; none: the edges need not wait for views), else everyone's
+            changed = self.actor.views_changed_since(self._viewed)
+            named |= self.actor.round_players() if changed is None else set(changed)
+            self._viewed = getattr(self.actor, "state", None)
         chunks = wire.parts(events)
         messages = []
         for i, chunk in enumerate(chunks, start=1):

@@ -439,14 +439,24 @@ class TableActor:
         if s is self._fresh_state:
             return
         before, self._fresh_state = self._fresh_state, s
-        changes = None
-        if before is not None and s is not None and not s.betting and not before.betting \
-                and before.placements is s.placements:
-            changes = self.game.personal_changes(before, s)
+        changes = self.views_changed_since(before)
         if changes is None:
             self._fresh = set()
         else:
             self._fresh.difference_update(changes)
+
+    def views_changed_since(self, before: Any) -> Iterable[str] | None:
+        """The players whose personal part may differ from what it was in `before` (an
+        earlier state of this round), by the game's word (`Game.personal_changes`); None:
+        any player's (another round, the betting window, new bets, or no word)."""
+        s = self.state
+        if before is None or s is None or s.betting or before.betting:
+            return None  # (the window's views follow the book, not the state)
+        if before is s:
+            return ()
+        if before.placements is not s.placements:
+            return None
+        return self.game.personal_changes(before, s)
 
     def _keyed_alike(self, player: str, key: Any) -> bool:
         """The player's bets and automatic play are still those of `key` (a part in `_fresh`
