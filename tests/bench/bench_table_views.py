@@ -1,14 +1,15 @@
 """The table process's work per card for the edges: the players' views a card may have changed,
-found and built (`TableBridge._changed` over the round's players, as the bridge runs it after
-each burst), with N players betting on Sette e Mezzo Live's three positions. The edges hold
+found and built (`TableBridge._changed` over the players the bridge names after each burst:
+those the game says the card may have changed, else every player in the round), with N players betting on Sette e Mezzo Live's three positions. The edges hold
 their players' states until these views are in, so this time is on every card's way to the
 players.
 
     .venv/bin/python -m tests.bench.bench_table_views [--players 10000] [--repeats 3]
 
 Two ways in the same run, on the same table and cards: the baseline as the code was before the
-fifth session (every player's key asked after each card, and each changed view built and
-encoded per player: `personal_changes` answering None, no view shared), then today's (the
+fifth session (every player in the round named after each card, every one's key asked, and each
+changed view built and encoded per player: `personal_changes` answering None, no view
+shared), then today's (the
 game names whose views a card may change; players keyed alike share one view). Each card's
 figure is CPU time (time.process_time), the median over --repeats passes; the views are
 checked equal both ways.
@@ -66,11 +67,14 @@ async def run(players: int, repeats: int, today: bool) -> tuple[list[float], lis
             bridge = TableBridge(h.actor, nc=None)
             everyone = sorted(h.actor.round_players())
             bridge._changed(everyone)
+            seen = h.actor.state
             for i, code in enumerate(CARDS):
                 await h.cards(code)
                 t0 = time.process_time()
-                bridge._changed(everyone)
+                changed = h.actor.views_changed_since(seen) if today else None
+                bridge._changed(everyone if changed is None else list(changed))
                 per_card[i].append((time.process_time() - t0) * 1000)
+                seen = h.actor.state
             views = [h.actor.personal(p) for p in everyone[:50]]
             await h.actor.stop()
             if not today:
