@@ -299,12 +299,24 @@ async def test_the_cut_card_finishes_the_round_then_the_new_shoe_burns_again(h):
 async def test_a_players_view_is_decided_by_its_key_and_a_card_changes_no_key_behind(h):
     """`personal_key`: at any two moments of a round where a player's key is the same, that
     player's view is the same (seats held, bets behind, insurance, a split, a double); a
-    card changes the key of no one betting behind (10,000 of them: no view built again)."""
+    card changes the key of no one betting behind (10,000 of them: no view built again).
+    `personal_changes`: between any two states seen, a player it does not name has the same
+    view in both."""
     players = ("ann", "bob", "cat")
     seen: dict = {}
+    states: list = []
+    narrowed = [0]  # pairs of states the game named some players for, not all
 
     def observe() -> dict[str, object]:
         s = h.actor.state
+        if not s.betting:
+            for before in states:
+                changes = GAME.personal_changes(before, s)
+                narrowed[0] += changes is not None
+                for p in players if changes is not None else ():
+                    if p not in changes:
+                        assert GAME.personal_view(before, p) == GAME.personal_view(s, p), p
+            states.append(s)
         keys = {}
         for p in players:
             key = GAME.personal_key(s, p)
@@ -344,3 +356,4 @@ async def test_a_players_view_is_decided_by_its_key_and_a_card_changes_no_key_be
         await step(h.cards(code))
     assert h.actor.state.finished
     assert len({k for (_, p, k) in seen if p == "bob"}) > 2  # bob's view did change
+    assert narrowed[0] > 20

@@ -6,7 +6,7 @@ disconnects stands."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from studio.games.blackjack import round as core
@@ -77,6 +77,20 @@ class BlackjackLive(Blackjack):
                        if (b := seat.get(player)) is not None)
         return (choices if turn_owner == player else None, owned, behind,
                 seats if owned or behind else None)
+
+    def personal_changes(self, before: core.RoundState, after: core.RoundState
+                         ) -> Iterable[str] | None:
+        """The players holding the seat in turn before and after (their choices); anyone's
+        when the seats' holders, the bets behind or the seats' public part changed (bets,
+        not cards: a card to a seat with 10,000 players behind it changes no view of
+        theirs)."""
+        if before.round_id != after.round_id or before.owners != after.owners or (
+                before.behind is not after.behind and before.behind != after.behind):
+            return None
+        if self._key_shared(before)[2] != self._key_shared(after)[2]:
+            return None
+        return {p for p in (before.owner(before.deciding), after.owner(after.deciding))
+                if p is not None}
 
     def _key_shared(self, s: core.RoundState) -> tuple[str | None, tuple[str, ...], tuple]:
         """(who holds the seat in turn, its choices, each seat's public part), once per state
