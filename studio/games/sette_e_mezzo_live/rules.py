@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from studio.cards import Card, Rank
@@ -46,6 +47,14 @@ def must_draw_automatically(player: Hand, dealer_first: Hand) -> bool:
         or (dealer_first.is_lone_matta and total < SEVEN)
         or total < dealer_first.total
     )
+
+
+@lru_cache(maxsize=256)
+def _sequence_decides(cards: tuple[Card, ...], dealer_first: Hand) -> bool:
+    """Whether whoever holds all of a position's cards decides: once per sequence and
+    dealer's card, not once for each of its thousands of players."""
+    hand = Hand.of_dealt(cards)
+    return not hand.bust and may_decide(hand, dealer_first)
 
 
 def may_decide(player: Hand, dealer_first: Hand) -> bool:
@@ -388,8 +397,7 @@ class SharedPosition:
         n = len(self.cards)
         if seat is None or seat.stood or seat.length != n:
             return False
-        hand = Hand.of_dealt(self.cards)
-        return not hand.bust and may_decide(hand, dealer_first)
+        return _sequence_decides(self.cards, dealer_first)
 
     def decider_count(self, dealer_first: Hand) -> int:
         """len(deciders(dealer_first)), counted once per position and dealer's card: each
