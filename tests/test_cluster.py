@@ -271,3 +271,45 @@ async def test_the_table_sends_the_views_a_card_may_change_and_no_wait_when_none
     finally:
         unsubscribe()
         await h.actor.stop()
+
+
+async def test_a_players_write_waits_only_for_a_view_the_card_may_have_changed(store, nats_url):
+    """A card to position 1: its players' writes wait for their views; position 2's player,
+    whose view the card did not change, gets the card and the state at once, in one write."""
+    from tests.test_ws_fanout import connect
+
+    async with one_edge(store, nats_url, ("ann", "bob")) as (h, bridge, table):
+        edge = Edge(table)
+        for p, pos in (("ann", 1), ("bob", 2)):
+            placed = await table.actor.place_bets(p, [{"position": pos, "kind": "main",
+                                                       "amount": 1000}], f"key-{p}")
+            assert placed["ok"], placed
+            await table.prepare(p)
+        conns = {p: connect(table, p) for p in ("ann", "bob")}
+        await h.close_betting()
+        await h.cards("7b")                          # the burn
+        await settled(bridge, edge)
+        await table.delivered()
+        before = {p: len(c.transport.writes) for p, c in conns.items()}
+        late: list[dict] = []
+        views = table.actor._views
+        table.actor._views = late.append             # the views held up on the way
+        await h.cards("5c")                          # position 1's card: ann's view
+        for _ in range(200):
+            if table.actor.seq == bridge.seq and late and bridge._out.empty():
+                break
+            await bridge.nc.flush()
+            await table.actor.nc.flush()
+        await table.delivered()
+        assert table.held_for == {"player:ann"} and not table.states_held
+        bob = conns["bob"].transport
+        assert len(bob.writes) == before["bob"] + 1  # the card and the state, one write
+        assert [m["type"] for m in bob.messages()[-2:]] == ["event", "state"]
+        assert len(conns["ann"].transport.writes) == before["ann"]  # waits for her view
+        for data in late:
+            views(data)                              # the views come
+        await table.delivered()
+        ann = conns["ann"].transport
+        assert len(ann.writes) == before["ann"] + 1
+        assert ann.messages()[-1]["table"]["round"]["my_hands"] == {"1": ["5c"]}
+        assert table.held_for is None

@@ -84,11 +84,13 @@ class TableBridge:
         events, named = self._burst, self._named
         self._burst, self._named = [], set()
         self.seq += 1
+        everyone = False
         if any(audience == "public" for audience, _ in events):  # a card, a decision asked:
             # the views the game says the burst may have changed (a card to one seat: that
             # seat's players; none: the edges need not wait for views), else everyone's
             changed = self.actor.views_changed_since(self._viewed)
-            named |= self.actor.round_players() if changed is None else set(changed)
+            everyone = changed is None
+            named |= self.actor.round_players() if everyone else set(changed)
             self._viewed = getattr(self.actor, "state", None)
         chunks = wire.parts(events)
         messages = []
@@ -98,6 +100,8 @@ class TableBridge:
             if i == len(chunks):
                 message["public"] = self.actor.snapshot("public")
                 message["views"] = bool(named)
+                if named and not everyone:  # only these players' states wait on the edges
+                    message["owed"] = sorted(named)
             messages.append(wire.encode(message))
         self._out.put_nowait((self.seq, messages, named))
 

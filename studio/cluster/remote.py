@@ -67,7 +67,7 @@ class RemoteActor:
         self._views_timer: Any = None  # VIEWS_WAIT_S after `_viewing` was set
         self._resync: asyncio.Task[None] | None = None  # the sync after views that did not come
         # the fan-out's: the players' states wait while their views are on their way
-        self.hold_states: Callable[[bool], None] = lambda held: None
+        self.hold_states: Callable[..., None] = lambda held, players=None: None
 
     # -- what the web reads ---------------------------------------------------------------
 
@@ -215,7 +215,7 @@ class RemoteActor:
         self.public = data["public"]
         if data.get("views"):  # the players' states wait for their views; the events do not
             self._viewing = data["seq"]
-            self.hold_states(True)
+            self.hold_states(True, data.get("owed"))  # (None: anyone's)
             self._arm_views_timer()
         for audience, event in events:
             self.hub.publish(self.table_id, audience, event)

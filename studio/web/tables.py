@@ -13,7 +13,7 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,16 +142,21 @@ class TableService:
         self._shared: dict[str | None, Outgoing] = {}
         self._shared_time = "0"
         # the clients owed a state once the events in flight are out (`state_due`), in order
-        self._due: OrderedDict[int, Callable[[], None]] = OrderedDict()
+        self._due: OrderedDict[int, tuple[Callable[[], None], str]] = OrderedDict()
         self._scheduled = False  # a turn of the pump is waiting for the loop
         self._states_turn = False  # the states owed go out in this turn of the pump
         # the clients with frames to write once the burst is out (`flush_due`), in order, and
         # the bytes of the outboxes written so far in this burst (shared by alike clients;
         # the frames are kept with them, so their ids stay theirs)
-        self._flushes: deque[Callable[[dict[Any, Any]], None]] = deque()
+        self._flushes: deque[tuple[Callable[[dict[Any, Any]], None], str]] = deque()
         self.joined: dict[Any, Any] = {}
         self._pumping = False
         self.states_held = False  # the views are being fetched (an edge): states wait
+        # or only these audiences' states wait (the players whose views a burst changed),
+        # with what was held back of theirs
+        self.held_for: set[str] | None = None
+        self._held_due: OrderedDict[int, tuple[Callable[[], None], str]] = OrderedDict()
+        self._held_flushes: deque[tuple[Callable[[dict[Any, Any]], None], str]] = deque()
         # cents a player holds at an operator's wallet (the studio's ledger holds the rest)
         self.outside_money: Callable[[str], int] = lambda player: 0
 
@@ -207,24 +212,36 @@ class TableService:
         while self._pending or ((self._due or self._flushes) and not self.states_held):
             await asyncio.sleep(0)
 
-    def state_due(self, key: int, send: Callable[[], None]) -> None:
-        """A client is owed a state after the events in flight (`send`, once, after them all:
-        a burst of events costs each client one state, not one per event)."""
-        self._due[key] = send
+    def state_due(self, key: int, send: Callable[[], None], audience: str = "") -> None:
+        """A client (of `audience`) is owed a state after the events in flight (`send`, once,
+        after them all: a burst of events costs each client one state, not one per event)."""
+        self._due[key] = (send, audience)
 
-    def flush_due(self, flush: Callable[[dict[Any, Any]], None]) -> None:
+    def flush_due(self, flush: Callable[[dict[Any, Any]], None], audience: str = "") -> None:
         """A client has frames to write once the burst (its events, its state) is out:
         `flush(joined)`, once, in the order asked."""
-        self._flushes.append(flush)
+        self._flushes.append((flush, audience))
 
-    def hold_states(self, held: bool) -> None:
+    def hold_states(self, held: bool, players: Iterable[str] | None = None) -> None:
         """The personal views are on their way (an edge fetching them): the states wait, and
         the burst's writes with them, so that a card's events and the state the page draws
         it from are one write to each player, not two (the views follow the events on the
-        wire by the time the table takes to build the few that changed)."""
-        self.states_held = held
-        if not held and (self._due or self._flushes):
-            self._kick()
+        wire by the time the table takes to build the few that changed). With `players`,
+        only theirs wait (a card to one seat: the others' views stand, their writes go at
+        once); the holds of bursts in a row add up until released."""
+        if not held:
+            self.states_held, self.held_for = False, None
+            self._due = OrderedDict([*self._held_due.items(), *self._due.items()])
+            self._flushes.extendleft(reversed(self._held_flushes))
+            self._held_due, self._held_flushes = OrderedDict(), deque()
+            if self._due or self._flushes:
+                self._kick()
+        elif players is None or self.states_held:
+            self.states_held = True
+        else:
+            held_for = self.held_for if self.held_for is not None else set()
+            held_for.update(f"player:{p}" for p in players)
+            self.held_for = held_for
 
     def _queue(self, delivery: _Delivery) -> None:
         """Deliveries go out in order; whoever subscribed after an event was published does
@@ -265,7 +282,10 @@ class TableService:
                 self._schedule()
                 return
             budget -= 1
-            _, send = self._due.popitem(last=False)
+            key, (send, audience) = self._due.popitem(last=False)
+            if self.held_for is not None and audience in self.held_for:
+                self._held_due[key] = (send, audience)
+                continue
             try:
                 send()
             except Exception:  # one broken client must not stop the others
@@ -277,9 +297,13 @@ class TableService:
     def _flush_some(self, budget: int) -> None:
         """The burst's writes, one a client, up to `budget` before the loop gets a turn."""
         flushes, joined = self._flushes, self.joined
+        held_for = self.held_for
         while flushes and budget > 0:
             budget -= 1
-            flush = flushes.popleft()
+            flush, audience = flushes.popleft()
+            if held_for is not None and audience in held_for:
+                self._held_flushes.append((flush, audience))
+                continue
             try:
                 flush(joined)
             except Exception:  # one broken client must not stop the others

@@ -125,7 +125,7 @@ class Connection:
             return
         if not self.dirty:
             self.dirty = True
-            self.service.state_due(id(self), self.send_state)
+            self.service.state_due(id(self), self.send_state, self.audience)
         if not self.balance_dirty and touches_balance(event):
             self.balance_dirty = True
 
@@ -142,7 +142,7 @@ class Connection:
             if transport.get_write_buffer_size() > self.max_buffer:
                 self.close("ws.too_slow", "the connection could not keep up; reconnect")
                 return False
-            self.service.flush_due(self.flush)
+            self.service.flush_due(self.flush, self.audience)
             self.outbox.append(message)
             return True
         if self.queue.qsize() >= MAX_QUEUE:
