@@ -166,11 +166,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 
-from devices.camera.recognizer import Recognizer, baseline_options
+from devices.camera.recognizer import Options, Recognizer, baseline_options
 from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, wide_scene
 from devices.camera.wide_scoring import WideTally, score_wide
 
@@ -219,6 +219,9 @@ def main() -> None:
     parser.add_argument("--modes", default="calibrated,uncalibrated")
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--first-seed", type=int, default=None)
+    parser.add_argument("--ab", default=None, metavar="OPTION",
+                        help="also run the current recogniser with this Options switch flipped "
+                             "(A/B in the same run, e.g. localiser)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     first = args.first_seed if args.first_seed is not None else (
@@ -229,6 +232,10 @@ def main() -> None:
     for deck in args.decks.split(","):
         art, kind = DECKS[deck]
         recs = {"current": Recognizer(art, kind)}
+        if args.ab:
+            flipped = not getattr(Options(), args.ab)
+            recs[f"current {'+' if flipped else '-'}{args.ab}"] = Recognizer(
+                art, kind, options=replace(Options(), **{args.ab: flipped}))
         if not args.no_baseline:
             recs = {"baseline": Recognizer(art, kind, options=baseline_options()), **recs}
         runs = bench(deck, args.scenes, first, modes, recs)
