@@ -14,11 +14,16 @@ axis as (cos 2a, sin 2a) (a card is the same turned half a turn) and the centre'
 the cell. Input: the view halved (INTER_AREA), each channel normalised, padded to
 INPUT_W x INPUT_H. Trained by devices/camera/training/train_card_localiser.py (torch, the
 optional `train` extra) on tune scenes 200,000 and up; run here with OpenCV's DNN module from
-the shipped ONNX file (no torch at run time).
+the shipped ONNX file (no torch at run time). The shipped weights: its defaults (750 views a
+deck from seed 200,000, 8 epochs); on its 150 held-back views, 408 of the 434 cards showing
+>= 45% have a peak within 8 view pixels of their centre (median 1.75 px off, p90 4.9), the
+network's axis 5.9 degrees off (median), the edges' 1.4 (`CardLocaliser.peaks`). ~40 M
+multiply-adds a view: 2.6 ms on one loaded core (cv2.dnn), as much as torch.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -43,15 +48,15 @@ def view_input_image(view: np.ndarray) -> np.ndarray:
 
 def network_input(small: np.ndarray) -> np.ndarray:
     """(1, 3, INPUT_H, INPUT_W) float32: each channel less its mean over its spread (the
-    cloth's colour and the light cancel), padded to the network's size with zeros."""
+    cloth's colour and the light cancel), padded to the network's size with (near) zeros."""
     mean, std = cv2.meanStdDev(small)
     h, w = small.shape[:2]
-    x = cv2.copyMakeBorder(small[:INPUT_H, :INPUT_W], 0, max(0, INPUT_H - h), 0,
-                           max(0, INPUT_W - w), cv2.BORDER_CONSTANT,
-                           value=tuple(float(m) for m in mean.ravel())).astype(np.float32)
-    x -= mean.ravel().astype(np.float32)
-    x *= (1.0 / (std.ravel() + 4.0)).astype(np.float32)
-    return cv2.dnn.blobFromImage(x)
+    m = tuple(float(v) for v in mean.ravel())
+    padded = cv2.copyMakeBorder(small[:INPUT_H, :INPUT_W], 0, max(0, INPUT_H - h), 0,
+                                max(0, INPUT_W - w), cv2.BORDER_CONSTANT, value=m)
+    blob = cv2.dnn.blobFromImage(padded, 1.0, mean=m)  # float32, channels first, mean off
+    blob *= (1.0 / (std.ravel() + 4.0)).astype(np.float32)[None, :, None, None]
+    return blob
 
 
 @dataclass(frozen=True)
@@ -124,14 +129,14 @@ class CardLocaliser:
         return np.asarray(self.net.forward())[0]
 
     def peaks(self, view: np.ndarray, min_heat: float = 0.3, most: int = 16,
-              edges: bool = True) -> list[Peak]:
-        """The card centres in a top-down view (BGR uint8), strongest first. With `edges`,
-        a peak whose surrounding edges agree on an axis near the network's (within 30
-        degrees) takes that axis: the network's is a few degrees off (median 5.9 on its
-        validation views), the edges' closer (1.4)."""
+              edges: bool = True, keep: Callable[[Peak], bool] | None = None) -> list[Peak]:
+        """The card centres in a top-down view (BGR uint8), strongest first, those `keep`
+        takes (all without it). With `edges`, a peak whose surrounding edges agree on an
+        axis near the network's (within 30 degrees) takes that axis: the network's is a few
+        degrees off (median 5.9 on its validation views), the edges' closer (1.4)."""
         small = view_input_image(view)
-        found = peaks(self.output(small), min_heat, most)
-        if not edges:
+        found = [p for p in peaks(self.output(small), min_heat, most) if keep is None or keep(p)]
+        if not edges or not found:
             return found
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         out = []

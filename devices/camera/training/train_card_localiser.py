@@ -38,7 +38,7 @@ OUT_H, OUT_W = INPUT_H // STRIDE, INPUT_W // STRIDE
 WIDTHS = (8, 16, 24)  # channels at strides 2, 4 and 8
 
 
-def build():  # type: ignore[no-untyped-def]
+def build(head_kernel: int = 3):  # type: ignore[no-untyped-def]
     """Strides 2 and 4 (3x3 convs), then at stride 8 a 3x3 conv and two dilated ones (the
     receptive field spans a card and its neighbours), brought back to stride 4 (a 2x2
     transposed conv) and added to the stride-4 features; a 3x3 and a 1x1 conv give the five
@@ -57,7 +57,7 @@ def build():  # type: ignore[no-untyped-def]
             self.d2 = nn.Conv2d(c, c, 3, 1, 2, dilation=2)
             self.d4 = nn.Conv2d(c, c, 3, 1, 4, dilation=4)
             self.up = nn.ConvTranspose2d(c, b, 2, 2)
-            self.head = nn.Conv2d(b, b, 3, 1, 1)
+            self.head = nn.Conv2d(b, b, head_kernel, 1, head_kernel // 2)
             self.out = nn.Conv2d(b, 5, 1)
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -232,14 +232,14 @@ def evaluate(net, images: np.ndarray, cards: list[np.ndarray]) -> str:  # type: 
 
 
 def train(images: np.ndarray, cards: list[np.ndarray], epochs: int, seed: int = 0,
-          out: Path | None = None):  # type: ignore[no-untyped-def]
+          out: Path | None = None, head_kernel: int = 3):  # type: ignore[no-untyped-def]
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(2)
     rng = np.random.default_rng(seed)
     cut = len(images) - max(1, len(images) // 20)
-    net = build()
+    net = build(head_kernel)
     with torch.no_grad():
         net.out.bias[0] = -2.2  # a card centre is rare: start the heat near its prior
     size = 16
@@ -273,6 +273,7 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--data", nargs="*", help="views made earlier (localiser_data.make)")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
+    parser.add_argument("--head-kernel", type=int, default=3, choices=(1, 3))
     args = parser.parse_args()
     files = args.data
     if not files:
@@ -283,7 +284,7 @@ def main() -> None:
         files = [str(path)]
     images, cards = load(files)
     print(f"{len(images)} views, {sum(len(c) for c in cards)} cards", flush=True)
-    train(images, cards, args.epochs, out=args.out)
+    train(images, cards, args.epochs, out=args.out, head_kernel=args.head_kernel)
     print(f"written {args.out}")
 
 
