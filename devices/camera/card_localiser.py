@@ -15,10 +15,10 @@ the cell. Input: the view halved (INTER_AREA), each channel normalised, padded t
 INPUT_W x INPUT_H. Trained by devices/camera/training/train_card_localiser.py (torch, the
 optional `train` extra) on tune scenes 200,000 and up; run here with OpenCV's DNN module from
 the shipped ONNX file (no torch at run time). The shipped weights: its defaults (750 views a
-deck from seed 200,000, 8 epochs); on its 150 held-back views, 408 of the 434 cards showing
->= 45% have a peak within 8 view pixels of their centre (median 1.75 px off, p90 4.9), the
-network's axis 5.9 degrees off (median), the edges' 1.4 (`CardLocaliser.peaks`). ~40 M
-multiply-adds a view: 2.6 ms on one loaded core (cv2.dnn), as much as torch.
+deck from seed 200,000, 8 epochs); on its 150 held-back views, 406 of the 434 cards showing
+>= 45% have a peak within 8 view pixels of their centre (median 2.0 px off, p90 5.3), the
+network's axis 5.9 degrees off (median), the edges' 1.5 (`CardLocaliser.peaks`). ~30 M
+multiply-adds a view: ~2 ms on one loaded core (cv2.dnn), input and peaks ~1 ms more.
 """
 
 from __future__ import annotations

@@ -161,7 +161,7 @@ class Options:
     own_what_shows: bool = True
     learned_fit: bool = True  # a covered card the classifier half knows: fit it, judge again
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
-    # tune seeds 0-199 and 1000-1199: 84 cards more of 4,602, none false, ~20% more time)
+    # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
 
 
