@@ -44,6 +44,10 @@ without -> with; false cards unchanged (0 on 0-199; french40 1043:3d, french52 1
     french40    492 -> 500/571 (86.16 -> 87.57%)   472 -> 479/555 (85.05 -> 86.31%)
     french52    497 -> 504/596 (83.39 -> 84.56%)   490 -> 499/595 (82.35 -> 83.87%)
 
+And on seeds 200-399 / 1200-1399 (run after the change, as a check): 489 -> 494 / 467 ->
+482 napoletane, 465 -> 471 / 504 -> 512 piacentine, 475 -> 480 / 473 -> 475 french40, 494 ->
+506 / 501 -> 505 french52, false cards the same with and without (french52 277:7b, known).
+
 The ms (a 2-core machine at load 4-7, the two processes and other work; without and with
 run in turn per seed): 43.5 -> 54.1, 34.9 -> 39.3, 33.4 -> 39.0, 51.5 -> 60.5 on 0-199 and
 45.4 -> 54.8, 41.2 -> 50.7, 38.1 -> 46.3, 41.2 -> 50.0 on 1000-1199: +13 to +25%, about

@@ -12,6 +12,10 @@ report how many cards the peaks find. Targets: every drawn card showing >= 40% o
 face up or down (a back is refused cheaply downstream), a Gaussian at its centre; cards
 showing less are left out of the loss near their centre. Why torch only here: the studio
 runs the small network with OpenCV's DNN module.
+
+The shipped weights: the defaults (3,000 views from seeds 200,000-200,749, ~10 minutes with
+two processes on a busy 2-core machine; 8 epochs of 112 x 192 crops, 10 s to 2.5 minutes
+each as the machine was busy), validation 406/434 cards found.
 """
 
 from __future__ import annotations
