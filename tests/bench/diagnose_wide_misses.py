@@ -2,7 +2,7 @@
 to work on (localisation or naming). Tune seeds only.
 
     .venv/bin/python -m tests.bench.diagnose_wide_misses [--scenes N] [--decks ...]
-        [--modes calibrated,uncalibrated]
+        [--modes calibrated,uncalibrated] [--set OPTION=0|1 ...]
 
 Each counted card that is not named right falls in one class:
 
@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
-from devices.camera.recognizer import Candidate, Recognizer, order_quad
+from devices.camera.recognizer import Candidate, Options, Recognizer, order_quad
 from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideTruth, wide_scene
 from devices.camera.wide_scoring import score_wide
 from tests.bench.bench_wide_scenes import DECKS
@@ -98,14 +98,18 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--decks", default=",".join(DECKS))
     parser.add_argument("--modes", default="calibrated,uncalibrated")
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=0|1",
+                        help="an Options switch for the recogniser examined, e.g. localiser=0")
     args = parser.parse_args()
+    options = replace(Options(), **{k: bool(int(v)) for k, v in
+                                    (s.split("=") for s in args.set)})
     if args.first_seed + args.scenes > HELD_OUT_SEED_BASE:
         raise SystemExit("tune seeds only")
     cv2.setNumThreads(1)
     for deck in args.decks.split(","):
         art, kind = DECKS[deck]
         for mode in args.modes.split(","):
-            rec, plain = Recognizer(art, kind), Recognizer(art, kind)
+            rec, plain = Recognizer(art, kind, options=options), Recognizer(art, kind)
             classes: Counter[str] = Counter()
             right = expected = 0
             for seed in range(args.first_seed, args.first_seed + args.scenes):
