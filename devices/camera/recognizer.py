@@ -41,26 +41,46 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    fitted to that card and the partial judge asked again, with its limits (an outline read
    off a corner is a pixel or two off). A card named partly covered owns only the cells
    where it showed (the card lying over it is not "on a named card").
-5. Without a calibration, one is guessed from a card named whole (self_calibration.py); with
-   none named, from an outline close to a card; failing that, from any card-shaped outline,
-   on the not-felt mask and then on that mask closed (a pale card on a dark cloth).
+5. Without a calibration, one is guessed from a card named whole (self_calibration.py): the
+   pose under which most of the largest few have a card's size; then the studio's kind of
+   camera (a pinhole, its axis through the frame's middle, 20-35 degrees from vertical, hardly
+   rolled, a 45-62 degree lens; camera_family.py) is fitted to all the cards of that size at
+   once, which keeps the guess to planes such a camera sees (one card's corners, a pixel or two
+   off, tilt the plane enough to make cards elsewhere 5-30% off their size). That fit is kept
+   only when it places every card within 3 pixels (from three cards on the worst, bent or
+   misread, may be dropped; render.py's cameras are not of that kind: 4-10 pixels off). With no
+   card named whole, the family's middle camera at five framings and the pose of an outline
+   close to a card, if any, are ranked by the best small-image score of a card their size on
+   the view's outline corners; the best two are tried by the calibrated path and the one naming
+   more is kept. Under a guessed pose a card named whole on its own outline is not renamed, and
+   the classifier does not name a covered card where no card fits what shows (step 4: the
+   outlines are less exact under a guess, and on tune seeds it named two cards wrong there).
+   (Switched off, `family_sweep`: with no card named, from an outline close to a card, failing
+   that from any card-shaped outline, on the not-felt mask and then on that mask closed.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from devices.camera import felt_mask
+from devices.camera.camera_family import (
+    FAMILY_SPANS,
+    card_rectangle,
+    corner_errors,
+    family_poses,
+    fit_camera,
+)
 from devices.camera.card_classifier import OTHER, canonical_crop, card_classifier
 from devices.camera.card_localiser import Peak, card_localiser
 from devices.camera.layout import CARD_WIDTH, CameraPose
 from devices.camera.partial_match import COLS, ROWS, CellSums, PartialLimits, judge_partial
 from devices.camera.render import card_aspect
-from devices.camera.self_calibration import pose_from_card
+from devices.camera.self_calibration import pose_from_card, pose_from_plane
 from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size
 from devices.camera.templates import (
     BACK,
@@ -138,6 +158,13 @@ class Thresholds:
     localiser_most: int = 16
     # ... where no outline hypothesis has its centre this close (card widths)
     localiser_apart: float = 0.25
+    # without a calibration, a guess fitted as the studio's kind of camera is kept only when
+    # it places every card it was fitted to within this many pixels (worst card's rms)
+    family_max_error: float = 3.0
+    # ... and with no card named whole, this many of that camera's framings (the best ranked
+    # by this many hypotheses' small-image scores) are tried in full
+    sweep_passes: int = 2
+    sweep_hypotheses: int = 30
     partial: PartialLimits = field(default_factory=PartialLimits)
 
 
@@ -163,13 +190,22 @@ class Options:
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
+    # the guessed calibration: the studio's kind of camera fitted to every card of the
+    # agreeing size at once (camera_family.py)
+    family_pose: bool = True
+    family_drop_worst: bool = True  # ... the worst fitted card dropped while 3 or more
+    # no card named whole: the studio's kind of camera at a few framings, the best kept
+    family_sweep: bool = True
+    outline_agrees: bool = True  # a card named on its outline is not renamed under a guess
+    alone_when_guessed: bool = False  # the classifier names covered cards alone, guessed
 
 
 def baseline_options() -> Options:
     """The recogniser as it was before issue 16 (green felt only)."""
     return Options(felt="green", partial=False, partial_align=False, strict_outline=False,
                    self_calibrate=False, learned=False, pose_from_any_outline=False,
-                   own_what_shows=False, learned_fit=False, localiser=False)
+                   own_what_shows=False, learned_fit=False, localiser=False,
+                   family_pose=False, family_sweep=False, outline_agrees=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -492,6 +528,7 @@ class Recognizer:
         self._localiser = card_localiser() if self.options.localiser else None
         # the classifier may know cards this deck lacks (French 8s to 10s in a 40-card deck)
         self._known = frozenset(labels) | {OTHER}
+        self._guessing: Recognizer | None = None
 
     def card_mask(self, frame: np.ndarray, kernel: np.ndarray = _OPEN_KERNEL,
                   median: int | None = None) -> np.ndarray:
@@ -787,22 +824,16 @@ class Recognizer:
     def recognize(self, frame: np.ndarray, camera: CameraPose | None = None) -> list[Detection]:
         """The face-up cards named in this frame (nothing when unsure). With the table's
         calibration (`camera`, or the one given at construction) cards are found in the
-        rectified top-down view; without it, by outline shapes in the image, and then, when
-        a card lies whole and clean, in the view that card implies (self_calibration.py)."""
+        rectified top-down view; without it, by outline shapes in the image, and then in the
+        view the cards named whole imply (self_calibration.py, camera_family.py) or, with
+        none, the studio camera's likeliest framing (module docstring, step 5)."""
         camera = camera or self.camera
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("camera.bad_frame: expected a BGR image (H, W, 3)")
         if camera is not None:
             cands = self.calibrated_candidates(frame, camera)
         else:
-            cands = self.candidates(frame)
-            guessed = self.guess_pose(cands) if self.options.self_calibrate else None
-            if guessed is None and self.options.self_calibrate \
-                    and self.options.pose_from_any_outline:
-                guessed = self._pose_from_any_outline(frame, cands)
-            if guessed is not None:
-                # not on a guessed calibration: measured on the table's own only
-                cands = self.calibrated_candidates(frame, guessed, localise=False) + cands
+            cands = self._uncalibrated(frame)
         found = [Detection(c.label, c.quad, c.score, c.margin, c.cell_error)
                  for c in cands if c.accepted]
         # one physical card cannot be two detections: keep the best of overlapping quads
@@ -812,6 +843,94 @@ class Recognizer:
             if all(np.linalg.norm(np.subtract(d.center, k.center)) > 20 for k in kept):
                 kept.append(d)
         return kept
+
+    def _uncalibrated(self, frame: np.ndarray) -> list[Candidate]:
+        """Outline candidates, and those the calibrated path finds under a guessed pose."""
+        cands = self.candidates(frame)
+        if not self.options.self_calibrate:
+            return cands
+        guessed = self.guess_pose(cands)
+        named = [c for c in cands if c.accepted]
+        if self.options.family_sweep and not named:
+            # no card named whole: a pose from outlines alone is one guess among the
+            # studio camera's framings (camera_family.py)
+            return self._family_sweep(frame, guessed) + cands
+        if guessed is None and self.options.pose_from_any_outline:
+            guessed = self._pose_from_any_outline(frame, cands)
+        if guessed is None:
+            return cands
+        return self._agreeing(self._under_guess(frame, guessed), named) + cands
+
+    def _under_guess(self, frame: np.ndarray, pose: CameraPose) -> list[Candidate]:
+        """The calibrated path under a guessed pose, where the classifier does not name a
+        covered card alone (no template judge agreeing) unless `alone_when_guessed`: on an
+        outline read under a guessed plane it named a 4 of spades and a 9 of clubs for
+        other cards (tune seeds 1043 french40, 1175 french52)."""
+        # (the localiser not on a guessed calibration: measured on the table's own only)
+        if self.options.alone_when_guessed:
+            return self.calibrated_candidates(frame, pose, localise=False)
+        if self._guessing is None:
+            self._guessing = Recognizer(self.art, self.kind, replace(
+                self.thresholds, learned_alone_prob=2.0), None, self.options)
+            self._guessing._views = self._views  # the same views, made once
+        return self._guessing.calibrated_candidates(frame, pose, localise=False)
+
+    def _agreeing(self, found: list[Candidate], named: list[Candidate]) -> list[Candidate]:
+        """A card named whole on its own outline is not renamed under a guessed pose (a plane
+        a little off can make a look-alike fit better: tune seed 81 piacentine, a 4 of coins
+        named a 5)."""
+        if not self.options.outline_agrees:
+            return found
+        return [c for c in found if not (c.accepted and any(
+            n.label != c.label and float(np.linalg.norm(c.quad.mean(axis=0)
+                                                        - n.quad.mean(axis=0))) <= 20
+            for n in named))]
+
+    def _family_sweep(self, frame: np.ndarray,
+                      guessed: CameraPose | None) -> list[Candidate]:
+        """No card named whole: the studio's middle camera at a few framings (camera_family)
+        and the pose guessed from outlines, if any, are ranked by how well a card of their
+        size matches somewhere (cheap: the best hypothesis's small-image score); the best
+        few are tried by the calibrated path and the one that names most is kept."""
+        th = self.thresholds
+        family = family_poses()
+        mid = len(family) // 2
+        ranks: list[tuple[float, CameraPose]] = []
+        # the framings differ only in scale about the axis: one view of the middle one,
+        # where a card of another framing is that much larger or smaller, ranks them all
+        spans = np.array(FAMILY_SPANS)
+        view = self.view(family[mid])
+        mask = self.card_mask(view.rectify(frame), _VIEW_KERNEL, th.view_felt_median)
+        for pose, scale in zip(family, spans[mid] / spans, strict=True):
+            ranks.append((self._best_quick(frame, view, mask, float(scale)), pose))
+        if guessed is not None:
+            view = self.view(guessed)
+            mask = self.card_mask(view.rectify(frame), _VIEW_KERNEL, th.view_felt_median)
+            ranks.append((self._best_quick(frame, view, mask, 1.0), guessed))
+        ranks.sort(key=lambda r: -r[0])
+        best: tuple[tuple[int, float], list[Candidate]] | None = None
+        for _, pose in ranks[:th.sweep_passes]:
+            found = self._under_guess(frame, pose)
+            key = (sum(c.accepted for c in found), sum(c.score for c in found if c.accepted))
+            if best is None or key > best[0]:
+                best = (key, found)
+        return best[1] if best is not None else []
+
+    def _best_quick(self, frame: np.ndarray, view: TableView, mask: np.ndarray,
+                    scale: float) -> float:
+        """The best small-image score of a card `scale` times the card's size in this view,
+        on the right-angle corners of its not-felt `mask` (as the calibrated path proposes)."""
+        th = self.thresholds
+        w, h = card_size(self.aspect, view.scale)
+        rects, _ = card_hypotheses(mask, w * scale, h * scale, 0.5 * w * h * scale ** 2,
+                                   on_solid=0.95)
+        best = 0.0
+        for rect in rects[:th.sweep_hypotheses]:
+            quick, label, _ = self._quick_match(frame, order_quad(view.image_points(
+                rect.corners())))
+            if label != BACK:
+                best = max(best, quick)
+        return best
 
     def _pose_from_any_outline(self, frame: np.ndarray,
                                cands: list[Candidate]) -> CameraPose | None:
@@ -847,7 +966,26 @@ class Recognizer:
             agree = sum(1 for o in whole if _card_sized(pose, o.quad, self.aspect))
             if best is None or agree > best[0]:
                 best = (agree, pose)
-        return best[1] if best is not None else None
+        if best is None:
+            return None
+        if not self.options.family_pose:
+            return best[1]
+        # the studio's kind of camera fitted to every card of the agreeing size at once: one
+        # card's corners, a pixel or two off, allow planes no table camera sees
+        agreeing = [o.quad for o in whole if _card_sized(best[1], o.quad, self.aspect)][:6]
+        card = card_rectangle(self.aspect)
+        while True:
+            hom = fit_camera(agreeing, card)
+            if hom is None:
+                return best[1]
+            errors = corner_errors(hom, agreeing, card)
+            if max(errors) <= self.thresholds.family_max_error:
+                break
+            if len(agreeing) < 3 or not self.options.family_drop_worst:
+                return best[1]  # not that kind of camera (render.py's: 4-10 pixels off)
+            del agreeing[int(np.argmax(errors))]  # a bent card, a misread outline
+        family = pose_from_plane(hom)
+        return family if family is not None else best[1]
 
     def _canon_patch(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
         """The quad sampled at the canonical size (bilinear, no averaging: enough to align

@@ -26,6 +26,14 @@ def pose_from_card(quad: np.ndarray, aspect: float,
     w, h = CARD_WIDTH, CARD_WIDTH * aspect
     card = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     to_image = cv2.getPerspectiveTransform(card, np.asarray(quad, np.float32))
+    return pose_from_plane(to_image, frame_size)
+
+
+def pose_from_plane(to_image: np.ndarray,
+                    frame_size: tuple[int, int] = (FRAME_W, FRAME_H)) -> CameraPose | None:
+    """The camera pose of a plane-to-image homography whose plane is in table units (any
+    placement: it is turned so that image-down is the table's near side and centred), or
+    None when the table would not lie in front of the camera."""
     try:
         to_plane = np.linalg.inv(to_image)
     except np.linalg.LinAlgError:
