@@ -18,6 +18,27 @@ when it reached the client's socket (the kernel's receive timestamp, SO_TIMESTAM
 player's machine is not this one, and its reads should not count against the studio.
 `--client-nice 19` also leaves the cores to the studio while it writes.
 
+Measured 2026-11-25 (fifth session), quiet, on a machine faster per write than the fourth
+session's (bench_socket_floor the same hour: 10,000 writes of 1,400 bytes alone, last arrival
+130-139 ms from one process, 63-90 ms from two). `--players 10000 --shapes 1,2`, this
+session's code, then the session's starting code (2d44552, a worktree) just after; card p99
+(the state after it arrives in the same write), p50, CPU per card, bets/s:
+
+                 this session's code                  the code before it (2d44552)
+    1 edge       314 ms, p50 187, table 60 + edge 252   357 ms, p50 220, table 120 + edge 260
+    2 edges      328 ms, p50 188, table 55 + edges 282  436 ms, p50 279, table 145 + edges 322
+    bets/s       523 / 484                              541 / 432
+
+What changed: a game names whose personal views two states of a round may differ in
+(`personal_changes`): the table keys and builds only those (bench_table_views: a dealt card
+at 10,000 players 78.8 -> 29.7 ms of CPU); players keyed alike share one view; the bridge
+tells the edges which players' views a burst owes, and an edge writes the others' card and
+state at once, holding only those players' writes until their views are in (a burn card or a
+baccarat card owes none). The load client took 170-250 ms of CPU per card on the same two
+cores: table, edges and client together need 485-570 ms of CPU a card, so no code of the
+studio's can bring the last of 10,000 players under ~250 ms on this machine while the client
+shares it. The goal (p99 <= 150 ms) is not met.
+
 Measured 2026-11-25 (fourth session), quiet, on a machine about 1.7 times slower per socket
 write than the second session's: a loopback write of 1,400 bytes costs 17 us of CPU
 (bench_socket_floor; it was about 10). `--players 10000`; card event p99 / state p99 (what the
