@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from typing import Any
 
 import nats
 import pytest
@@ -72,6 +73,28 @@ async def one_edge(store, nats_url: str, players: tuple[str, ...]
         await h.actor.stop()
         for nc in (nc_table, nc_edge):
             await nc.close()
+
+
+@contextlib.asynccontextmanager
+async def burnt(store, nats_url: str) -> AsyncIterator[tuple[Harness, TableBridge, RemoteTable,
+                                                              Edge, dict[str, Any]]]:
+    """One edge; ann bet on position 1 and bob on 2, both connected; betting closed and the
+    burn dealt (no view changes, no wait), every write of it out."""
+    from tests.test_ws_fanout import connect
+
+    async with one_edge(store, nats_url, ("ann", "bob")) as (h, bridge, table):
+        edge = Edge(table)
+        for p, pos in (("ann", 1), ("bob", 2)):
+            placed = await table.actor.place_bets(p, [{"position": pos, "kind": "main",
+                                                       "amount": 1000}], f"key-{p}")
+            assert placed["ok"], placed
+            await table.prepare(p)
+        conns = {p: connect(table, p) for p in ("ann", "bob")}
+        await h.close_betting()
+        await h.cards("7b")
+        await settled(bridge, edge)
+        await table.delivered()
+        yield h, bridge, table, edge, conns
 
 
 @pytest.mark.parametrize("max_personal", [500, 1])
@@ -180,20 +203,7 @@ async def test_an_edge_writes_a_card_and_the_state_after_it_in_one_write(store, 
     """On an edge the views follow a card's events on the wire: the players' writes wait for
     them too, so each player gets the card and the state the page draws it from in one write
     (two writes a card, with 10,000 players, was half the edge's CPU)."""
-    from tests.test_ws_fanout import connect
-
-    async with one_edge(store, nats_url, ("ann", "bob")) as (h, bridge, table):
-        edge = Edge(table)
-        for p, pos in (("ann", 1), ("bob", 2)):
-            placed = await table.actor.place_bets(p, [{"position": pos, "kind": "main",
-                                                       "amount": 1000}], f"key-{p}")
-            assert placed["ok"], placed
-            await table.prepare(p)
-        conns = {p: connect(table, p) for p in ("ann", "bob")}
-        await h.close_betting()
-        await h.cards("7b")                          # the burn: no view changes, no wait
-        await settled(bridge, edge)
-        await table.delivered()
+    async with burnt(store, nats_url) as (h, bridge, table, edge, conns):
         before = {p: len(c.transport.writes) for p, c in conns.items()}
         await h.cards("5c")                          # position 1's card: ann's view changes
         await settled(bridge, edge)
@@ -276,20 +286,7 @@ async def test_the_table_sends_the_views_a_card_may_change_and_no_wait_when_none
 async def test_a_players_write_waits_only_for_a_view_the_card_may_have_changed(store, nats_url):
     """A card to position 1: its players' writes wait for their views; position 2's player,
     whose view the card did not change, gets the card and the state at once, in one write."""
-    from tests.test_ws_fanout import connect
-
-    async with one_edge(store, nats_url, ("ann", "bob")) as (h, bridge, table):
-        edge = Edge(table)
-        for p, pos in (("ann", 1), ("bob", 2)):
-            placed = await table.actor.place_bets(p, [{"position": pos, "kind": "main",
-                                                       "amount": 1000}], f"key-{p}")
-            assert placed["ok"], placed
-            await table.prepare(p)
-        conns = {p: connect(table, p) for p in ("ann", "bob")}
-        await h.close_betting()
-        await h.cards("7b")                          # the burn
-        await settled(bridge, edge)
-        await table.delivered()
+    async with burnt(store, nats_url) as (h, bridge, table, _edge, conns):
         before = {p: len(c.transport.writes) for p, c in conns.items()}
         late: list[dict] = []
         views = table.actor._views
