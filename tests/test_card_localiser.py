@@ -124,3 +124,25 @@ def test_the_localiser_names_at_least_as_many_and_nothing_false(art: str, kind: 
         without.add(score_wide(plain.recognize(scene.frame, scene.camera), scene.truth))
     assert with_loc.false == 0 and without.false == 0
     assert with_loc.right >= without.right
+
+
+def test_tables_in_worker_threads_each_run_their_own_network() -> None:
+    """The tables recognise in worker threads at once: each thread gets its own network
+    (two threads sharing one cv2.dnn.Net gave wrong outputs and exceptions, the demo's camera
+    watch counted a failed frame), and every thread's output is the one-thread output."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    loc = card_localiser()
+    assert loc is not None
+    rng = np.random.default_rng(0)
+    images = [rng.integers(0, 255, (224, 376, 3), dtype=np.uint8) for _ in range(4)]
+    alone = [loc.output(image).copy() for image in images]
+
+    def run(k: int) -> tuple[int, bool]:
+        same = all(np.allclose(loc.output(images[k]), alone[k], atol=1e-5) for _ in range(30))
+        return id(loc.net), same
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(run, range(4)))
+    assert all(same for _, same in results)
+    assert len({net for net, _ in results}) == 4

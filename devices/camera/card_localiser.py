@@ -23,6 +23,7 @@ multiply-adds a view: ~2 ms on one loaded core (cv2.dnn), input and peaks ~1 ms 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -118,10 +119,23 @@ def _turn(a: float, b: float) -> float:
 
 
 class CardLocaliser:
-    """The shipped network, run with OpenCV's DNN module on one thread (as the caller set)."""
+    """The shipped network, run with OpenCV's DNN module on one thread (as the caller set).
+
+    A network of its own for each thread: a cv2.dnn.Net is not safe to share, and a studio's
+    tables each recognise their camera's frames in a worker thread (two threads running one
+    Net gave wrong outputs and exceptions)."""
 
     def __init__(self, path: Path = WEIGHTS) -> None:
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        self.path = path
+        self._local = threading.local()
+
+    @property
+    def net(self) -> cv2.dnn.Net:
+        """This thread's network, read once per thread (70 kB)."""
+        net = getattr(self._local, "net", None)
+        if net is None:
+            net = self._local.net = cv2.dnn.readNetFromONNX(str(self.path))
+        return net
 
     def output(self, small: np.ndarray) -> np.ndarray:
         """The network's (5, H, W) output for the halved view (`view_input_image`)."""
