@@ -573,8 +573,7 @@ class Recognizer:
         and, with `localise` and the option on, the learned localiser's peaks."""
         th = self.thresholds
         view = self.view(camera)
-        top_down = view.rectify(frame)
-        mask = self.card_mask(top_down, _VIEW_KERNEL, th.view_felt_median)
+        top_down, mask = self._view_mask(frame, view)
         w, h = card_size(self.aspect, view.scale)
         out: list[Candidate] = []
         accepted: list[np.ndarray] = []
@@ -632,6 +631,12 @@ class Recognizer:
         if later:
             out += self._partly_covered(frame, view, mask.shape, later, accepted, taken)
         return out
+
+    def _view_mask(self, frame: np.ndarray, view: TableView) -> tuple[np.ndarray, np.ndarray]:
+        """The frame's top-down view and its not-felt mask (the calibrated path's, and the
+        guessed framings' it ranks)."""
+        top_down = view.rectify(frame)
+        return top_down, self.card_mask(top_down, _VIEW_KERNEL, self.thresholds.view_felt_median)
 
     def _localised(self, top_down: np.ndarray, rects: list[CardRect], w: float,
                    h: float) -> list[CardRect]:
@@ -900,12 +905,12 @@ class Recognizer:
         # where a card of another framing is that much larger or smaller, ranks them all
         spans = np.array(FAMILY_SPANS)
         view = self.view(family[mid])
-        mask = self.card_mask(view.rectify(frame), _VIEW_KERNEL, th.view_felt_median)
+        mask = self._view_mask(frame, view)[1]
         for pose, scale in zip(family, spans[mid] / spans, strict=True):
             ranks.append((self._best_quick(frame, view, mask, float(scale)), pose))
         if guessed is not None:
             view = self.view(guessed)
-            mask = self.card_mask(view.rectify(frame), _VIEW_KERNEL, th.view_felt_median)
+            mask = self._view_mask(frame, view)[1]
             ranks.append((self._best_quick(frame, view, mask, 1.0), guessed))
         ranks.sort(key=lambda r: -r[0])
         best: tuple[tuple[int, float], list[Candidate]] | None = None
