@@ -6,6 +6,7 @@ wrote and read; the table views bench compares like with like."""
 from __future__ import annotations
 
 import asyncio
+import select
 import socket
 import time
 
@@ -13,10 +14,26 @@ from studio.web.frames import text_frame
 from tests.bench import bench_socket_floor, load_client
 
 
+def stamping(client: socket.socket, server: socket.socket, within_s: float = 10.0) -> None:
+    """Until the kernel stamps what arrives: the first socket to ask turns stamping on for
+    the machine, and Linux does that later, in a work queue, which a loaded machine runs
+    late (the first bytes then come unstamped). A byte a round, read back, until stamped."""
+    client.setsockopt(socket.SOL_SOCKET, load_client.SO_TIMESTAMPNS, 1)
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        server.send(b"x")
+        select.select([client], [], [], 1.0)
+        _, ancillary, _, _ = client.recvmsg(1, load_client.STAMP_SPACE)
+        if ancillary:
+            return
+    raise AssertionError("the kernel never stamped a read")
+
+
 async def test_the_load_client_notes_a_card_at_its_arrival_and_the_state_after_it():
     with socket.create_server(("127.0.0.1", 0)) as listening:  # TCP, as a player's
         client = socket.create_connection(listening.getsockname())  # (the kernel stamps it)
         server, _ = listening.accept()
+    stamping(client, server)
     client.setblocking(False)
     cards: list[tuple[str, float, float]] = []
     shown = asyncio.get_running_loop().create_future()
