@@ -153,6 +153,9 @@ class Thresholds:
     learned_alone_prob: float = 0.96
     # a covered card all judges refuse is fitted to the classifier's card when it is this sure
     learned_fit_from: float = 0.5
+    # a card the partial judge names is refused when the classifier is this sure it is
+    # something else (tune seeds 0-399: never so on a right card)
+    learned_veto_prob: float = 0.9
     # the learned localiser's peaks this strong (0..1) propose cards, the strongest this many
     localiser_min_heat: float = 0.3
     localiser_most: int = 16
@@ -187,6 +190,9 @@ class Options:
     # 0-199 and 1000-1199, calibrated, 18 cards more, none false)
     own_what_shows: bool = True
     learned_fit: bool = True  # a covered card the classifier half knows: fit it, judge again
+    # the partial judge's card is refused when the classifier is sure of another: what shows
+    # of a 5 of cups can fit a 4 of cups on the cells left, its middle cup half under a card
+    learned_veto: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
@@ -685,6 +691,8 @@ class Recognizer:
                 fitted_to = cand.label
                 quad = self._fit_quad(frame, view, rect, quad, cand.label)
                 cand, cells = self._judge_partial(frame, quad, shortlist)
+            if cand.accepted and self._vetoed(frame, quad, cand.label):
+                continue
             if not cand.accepted:
                 guess = self._guess(frame, quad) if self._classifier is not None else None
                 learned = self._learned(frame, quad, shortlist, cand.label, guess)
@@ -707,6 +715,16 @@ class Recognizer:
             else:
                 _own_cells(owned, view, cand.quad, cells)
         return out
+
+    def _vetoed(self, frame: np.ndarray, quad: np.ndarray, label: str) -> bool:
+        """The classifier is sure the card the partial judge named is another (or no card):
+        the judge keeps the cells that fit its card and drops the rest as covered, so a
+        look-alike whose difference lies under the cover's edge can win (a 5 of cups named
+        a 4, its middle cup half covered). Two methods disagreeing: refuse."""
+        if self._classifier is None or not self.options.learned_veto:
+            return False
+        _, best, prob = self._guess(frame, quad)
+        return best != label and prob >= self.thresholds.learned_veto_prob
 
     def _fit_quad(self, frame: np.ndarray, view: TableView, rect: CardRect, quad: np.ndarray,
                   label: str) -> np.ndarray:
