@@ -77,6 +77,7 @@ from devices.camera.camera_family import (
 )
 from devices.camera.card_classifier import OTHER, canonical_crop, card_classifier
 from devices.camera.card_localiser import Peak, card_localiser
+from devices.camera.index_reader import index_reader
 from devices.camera.layout import CARD_WIDTH, CameraPose
 from devices.camera.partial_match import COLS, ROWS, CellSums, PartialLimits, judge_partial
 from devices.camera.render import card_aspect
@@ -156,6 +157,12 @@ class Thresholds:
     # a card the partial judge names is refused when the classifier is this sure it is
     # something else (tune seeds 0-399: never so on a right card)
     learned_veto_prob: float = 0.9
+    # a covered French card is named from its corner index read this sure (index_reader.py),
+    # when the partial judge's best fit is that card, or the classifier's best guess at this
+    index_min_prob: float = 0.95
+    index_agree_prob: float = 0.5
+    # ... and a covered card named otherwise is refused when its index reads another this sure
+    index_veto_prob: float = 0.95
     # the learned localiser's peaks this strong (0..1) propose cards, the strongest this many
     localiser_min_heat: float = 0.3
     localiser_most: int = 16
@@ -193,6 +200,9 @@ class Options:
     # the partial judge's card is refused when the classifier is sure of another: what shows
     # of a 5 of cups can fit a 4 of cups on the cells left, its middle cup half under a card
     learned_veto: bool = True
+    # French cards: a covered card's corner index read at the camera's resolution names it
+    # (with a second method agreeing) or refuses another name (index_reader.py)
+    index_reader: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
@@ -210,7 +220,7 @@ def baseline_options() -> Options:
     """The recogniser as it was before issue 16 (green felt only)."""
     return Options(felt="green", partial=False, partial_align=False, strict_outline=False,
                    self_calibrate=False, learned=False, pose_from_any_outline=False,
-                   own_what_shows=False, learned_fit=False, localiser=False,
+                   own_what_shows=False, learned_fit=False, localiser=False, index_reader=False,
                    family_pose=False, family_sweep=False, outline_agrees=False)
 
 
@@ -532,6 +542,8 @@ class Recognizer:
         self.aspect = card_aspect(self.art)
         self._classifier = card_classifier(self.art) if self.options.learned else None
         self._localiser = card_localiser() if self.options.localiser else None
+        self._index_reader = index_reader() if (
+            self.options.index_reader and self.art is DeckArt.FRENCH) else None
         # the classifier may know cards this deck lacks (French 8s to 10s in a 40-card deck)
         self._known = frozenset(labels) | {OTHER}
         self._guessing: Recognizer | None = None
@@ -693,6 +705,7 @@ class Recognizer:
                 cand, cells = self._judge_partial(frame, quad, shortlist)
             if cand.accepted and self._vetoed(frame, quad, cand.label):
                 continue
+            by_index = False
             if not cand.accepted:
                 guess = self._guess(frame, quad) if self._classifier is not None else None
                 learned = self._learned(frame, quad, shortlist, cand.label, guess)
@@ -700,10 +713,15 @@ class Recognizer:
                     refit = self._refit_to_learned(frame, view, rect, quad, shortlist, fitted_to,
                                                    guess)
                     if refit is None:
-                        continue
+                        named = self._named_by_index(frame, quad, cand.label, guess)
+                        if named is None:
+                            continue
+                        refit, by_index = (named, None), True
                     cand, cells = refit
                 else:
                     cand, cells = learned, None
+            if not by_index and self._index_refuses(frame, quad, cand.label):
+                continue
             named_share = on_named.reshape(ROWS, CANON_H // ROWS, COLS, CANON_W // COLS).mean(
                 axis=(1, 3))
             if cells is not None and int((named_share[cells] > 0.5).sum()) > 1:
@@ -725,6 +743,35 @@ class Recognizer:
             return False
         _, best, prob = self._guess(frame, quad)
         return best != label and prob >= self.thresholds.learned_veto_prob
+
+    def _read_index(self, frame: np.ndarray, quad: np.ndarray) -> tuple[str, float] | None:
+        """The card a French outline's corner index reads most surely (index_reader.py), or
+        None: no reader, or neither corner shows an index."""
+        if self._index_reader is None:
+            return None
+        reads = [r for r in self._index_reader.read(frame, quad, self._known) if r[0] != OTHER]
+        return max(reads, key=lambda r: r[1]) if reads else None
+
+    def _index_refuses(self, frame: np.ndarray, quad: np.ndarray, label: str) -> bool:
+        """A covered card named by another method, whose corner index surely reads another
+        card (an 8 taken for a 7 by the classifier, its index in plain view)."""
+        read = self._read_index(frame, quad)
+        return read is not None and read[0] != label and \
+            read[1] >= self.thresholds.index_veto_prob
+
+    def _named_by_index(self, frame: np.ndarray, quad: np.ndarray, judged: str,
+                        guess: tuple[np.ndarray, str, float] | None) -> Candidate | None:
+        """A covered French card every judge refused, named from its corner index when the
+        reader is sure and a second method points at the same card (the partial judge's best
+        fit, or the classifier's best guess): the whole card is a few pixels of index at
+        the crop size the others see, the reader sees it at the camera's."""
+        read = self._read_index(frame, quad)
+        if read is None or read[1] < self.thresholds.index_min_prob:
+            return None
+        if read[0] != judged and (guess is None or guess[1] != read[0]
+                                  or guess[2] < self.thresholds.index_agree_prob):
+            return None
+        return Candidate(quad, read[0], read[1], read[1], 0.0, True)
 
     def _fit_quad(self, frame: np.ndarray, view: TableView, rect: CardRect, quad: np.ndarray,
                   label: str) -> np.ndarray:

@@ -56,6 +56,8 @@ class WideTruth:
     visible: float
     index_visible: float
     counts: bool
+    # the share of each corner-index box that shows (top-left, bottom-right; French cards)
+    index_shares: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -440,9 +442,11 @@ def wide_scene(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None
     french = art is DeckArt.FRENCH
     for lab, code, up, quad in cards:
         visible = float((canvas.labels == lab).sum()) / max(1, canvas.areas.get(lab, 1))
-        index = max(_share(canvas.labels, lab, box) for box in _index_boxes(quad))
+        tl, br = (_share(canvas.labels, lab, box) for box in _index_boxes(quad))
+        index = max(tl, br)
         counts_ = up and visible >= MIN_VISIBLE and (not french or index >= MIN_INDEX_VISIBLE)
-        truth.append(WideTruth(code, up, quad.astype(np.float32), visible, index, counts_))
+        truth.append(WideTruth(code, up, quad.astype(np.float32), visible, index, counts_,
+                               (tl, br)))
     frame = _finish(rng, canvas.frame, notes)
     corners = _project(hom, np.array([[0, 0], [TABLE_W, 0], [TABLE_W, TABLE_H], [0, TABLE_H]]))
     camera = CameraPose(tuple((float(x), float(y)) for x, y in corners))
