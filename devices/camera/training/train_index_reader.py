@@ -2,7 +2,7 @@
 generator's tune scenes and write its weights into the package, for numpy to run.
 
     pip install -e '.[train]'
-    .venv/bin/python -m devices.camera.training.train_index_reader [--scenes 1500] \
+    .venv/bin/python -m devices.camera.training.train_index_reader [--scenes 1600] \
         [--first-seed 400000] [--epochs 14]
 
 Crops: both index corners of every French card drawn, jittered as a corner-built outline reads
@@ -135,7 +135,7 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0):  #
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=int, default=1500)
+    parser.add_argument("--scenes", type=int, default=1600)
     parser.add_argument("--first-seed", type=int, default=400_000)
     parser.add_argument("--epochs", type=int, default=14)
     parser.add_argument("--crops", help="crops made earlier (x, y arrays)")
