@@ -353,3 +353,31 @@ async def test_after_a_card_only_the_players_the_game_names_have_their_key_asked
     finally:
         del game.personal_key
         await h.actor.stop()
+
+
+async def test_an_event_later_in_a_burst_that_may_change_the_balance_brings_it(service):
+    """The burst's first event changes no balance, a later one may (the fast path of a
+    burst's later frames): the state after the burst carries the balance, and the next
+    burst's, when no event may have changed it, is the shared one again."""
+    asked: list[bool] = []
+    transport = Transport()
+
+    def state(with_balance: bool) -> str:
+        asked.append(with_balance)
+        return json.dumps({"type": "state", "balance": with_balance})
+    conn = wsmod.Connection(Socket(transport), service, "player:ann", state,
+                            transport=transport, shared_state=True)
+    conn.start()
+    conn.queue.get_nowait()
+    hub = service.actor.hub
+    hub.publish(service.table_id, "public", CARD)
+    hub.publish(service.table_id, "public", {"type": "player_settled", "player": "ann",
+                                             "net": 100})
+    await service.delivered()
+    got = transport.messages()
+    assert [m["type"] for m in got] == ["event", "event", "state"]
+    assert got[-1] == {"type": "state", "balance": True} and asked == [True, True]
+    hub.publish(service.table_id, "public", {**CARD, "card": "5d"})
+    await service.delivered()
+    assert asked == [True, True], "no balance asked: the shared state"
+    assert json.loads(payload(frames(transport.writes[-1])[-1]))["type"] == "state"
