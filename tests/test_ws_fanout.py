@@ -381,3 +381,24 @@ async def test_an_event_later_in_a_burst_that_may_change_the_balance_brings_it(s
     await service.delivered()
     assert asked == [True, True], "no balance asked: the shared state"
     assert json.loads(payload(frames(transport.writes[-1])[-1]))["type"] == "state"
+
+
+async def test_frames_owed_no_state_are_written_by_the_flush_pass(service):
+    """A burst reaching a client while its sender writes the last queued message (its state
+    still owed, the sender's to send): the burst's frames are written by the pass after the
+    states, in order, and the sender's state follows them."""
+    ann = connect(service, "ann")
+    ann.send_now({"type": "pong"})
+    service.actor.hub.publish(service.table_id, "public", CARD)  # queued after the pong
+    await service.delivered()
+    assert ann.dirty and len(ann.transport.writes) == 1, "the state is the sender's to send"
+    for _ in range(2):  # the sender writes the pong and the card; the next burst comes
+        await ann._send(ann.queue.get_nowait())  # while it writes the card
+    service.actor.hub.publish(service.table_id, "public", {**CARD, "card": "5d"})
+    await service.delivered()
+    assert ann.queue.empty() and not ann.outbox
+    if ann.dirty:  # the sender's turn, after its write
+        await ann._send(ann._next_state())
+    got = ann.transport.messages()
+    assert [(m["type"], m.get("event", {}).get("card")) for m in got] == [
+        ("state", None), ("pong", None), ("event", "7c"), ("event", "5d"), ("state", None)]

@@ -15,7 +15,7 @@ import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from studio import ledger
 from studio.clock import Clock
@@ -30,6 +30,14 @@ Deliver = Callable[[dict[str, Any]], None]
 # A client that takes an event already encoded: (the JSON text of {"type": "event",
 # "event": ...} and its frame, the event). Made once per audience and variant, not per client.
 DeliverText = Callable[[Outgoing, dict[str, Any]], None]
+
+
+class Writer(Protocol):
+    """A client with frames to write once a burst is out (`TableService.flush_due`)."""
+
+    outbox: list[Outgoing]  # its frames not yet written (empty: nothing to do)
+
+    def flush(self, joined: dict[Any, Any]) -> None: ...
 
 
 @dataclass
@@ -84,16 +92,14 @@ class _Delivery:
     def done(self) -> bool:
         return self.index >= len(self.targets)
 
-    def form(self, sub: Subscriber) -> tuple[dict[str, Any], Outgoing | None]:
-        player = sub.player
-        if self.plain or self.audience != "public" or player is None:
-            key: Any = "as-is"
-        else:
-            key = player == self.named if self.named is not None else (
-                player in self.listed if self.listed is not None else "player")
+    def form(self, key: Any, sub: Subscriber) -> tuple[dict[str, Any], Outgoing | None]:
+        """The form `key` of the event ("as-is"; for a player, whether it names them, or
+        "player"), made from `sub`'s view the first time, encoded the first time a client
+        takes text."""
         got = self.forms.get(key)
         if got is None:
-            message = self.event if key == "as-is" else redact_for_player(self.event, player)
+            message = self.event if key == "as-is" else redact_for_player(self.event,
+                                                                          sub.player or "")
             got = self.forms[key] = (message, None)
         if sub.deliver_text is not None and got[1] is None:
             got = self.forms[key] = (got[0], Outgoing(json.dumps(
@@ -101,22 +107,35 @@ class _Delivery:
         return got
 
     def run(self, budget: int, table_id: str) -> int:
-        """Deliver to up to `budget` subscribers; returns the budget left."""
-        targets = self.targets
-        while self.index < len(targets) and budget > 0:
-            sub = targets[self.index]
-            self.index += 1
-            budget -= 1
+        """Deliver to up to `budget` subscribers; returns the budget left. (`form`'s choice
+        of form is made here in line: it is asked for every player of every event.)"""
+        targets, start = self.targets, self.index
+        end = min(len(targets), start + max(budget, 0))
+        self.index = end
+        forms = self.forms
+        as_is = self.plain or self.audience != "public"
+        named, listed = self.named, self.listed
+        for sub in targets[start:end]:
             try:
-                message, text = self.form(sub)
-                if sub.deliver_text is not None and text is not None:
-                    sub.deliver_text(text, message)
+                player = sub.player
+                if as_is or player is None:
+                    key: Any = "as-is"
+                elif named is not None:
+                    key = player == named
                 else:
-                    sub.deliver(message)
+                    key = player in listed if listed is not None else "player"
+                deliver_text = sub.deliver_text
+                got = forms.get(key)
+                if got is None or (got[1] is None and deliver_text is not None):
+                    got = self.form(key, sub)
+                if deliver_text is not None:
+                    deliver_text(got[1], got[0])  # type: ignore[arg-type]
+                else:
+                    sub.deliver(got[0])
             except Exception:  # one broken client must not stop the others
                 log.exception("table %s: delivering %s failed", table_id,
                               self.event.get("type"))
-        return budget
+        return budget - (end - start)
 
 
 class TableService:
@@ -148,7 +167,7 @@ class TableService:
         # the clients with frames to write once the burst is out (`flush_due`), in order, and
         # the bytes of the outboxes written so far in this burst (shared by alike clients;
         # the frames are kept with them, so their ids stay theirs)
-        self._flushes: deque[tuple[Callable[[dict[Any, Any]], None], str]] = deque()
+        self._flushes: deque[tuple[Writer, str]] = deque()
         self.joined: dict[Any, Any] = {}
         self._pumping = False
         self.states_held = False  # the views are being fetched (an edge): states wait
@@ -156,7 +175,7 @@ class TableService:
         # with what was held back of theirs
         self.held_for: set[str] | None = None
         self._held_due: OrderedDict[int, tuple[Callable[[], None], str]] = OrderedDict()
-        self._held_flushes: deque[tuple[Callable[[dict[Any, Any]], None], str]] = deque()
+        self._held_flushes: deque[tuple[Writer, str]] = deque()
         # cents a player holds at an operator's wallet (the studio's ledger holds the rest)
         self.outside_money: Callable[[str], int] = lambda player: 0
 
@@ -217,10 +236,11 @@ class TableService:
         after them all: a burst of events costs each client one state, not one per event)."""
         self._due[key] = (send, audience)
 
-    def flush_due(self, flush: Callable[[dict[Any, Any]], None], audience: str = "") -> None:
+    def flush_due(self, writer: Writer, audience: str = "") -> None:
         """A client has frames to write once the burst (its events, its state) is out:
-        `flush(joined)`, once, in the order asked."""
-        self._flushes.append((flush, audience))
+        `writer.flush(joined)`, once, in the order asked, unless its outbox is empty by then
+        (its state's write took them: most clients)."""
+        self._flushes.append((writer, audience))
 
     def hold_states(self, held: bool, players: Iterable[str] | None = None) -> None:
         """The personal views are on their way (an edge fetching them): the states wait, and
@@ -300,12 +320,14 @@ class TableService:
         held_for = self.held_for
         while flushes and budget > 0:
             budget -= 1
-            flush, audience = flushes.popleft()
+            writer, audience = flushes.popleft()
+            if not writer.outbox:
+                continue  # written already (with its state) or dropped: nothing to hold
             if held_for is not None and audience in held_for:
-                self._held_flushes.append((flush, audience))
+                self._held_flushes.append((writer, audience))
                 continue
             try:
-                flush(joined)
+                writer.flush(joined)
             except Exception:  # one broken client must not stop the others
                 log.exception("table %s: a write failed", self.table_id)
         if flushes:

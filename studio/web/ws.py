@@ -153,7 +153,7 @@ class Connection:
             if transport.get_write_buffer_size() > self.max_buffer:
                 self.close("ws.too_slow", "the connection could not keep up; reconnect")
                 return False
-            self.service.flush_due(self.flush, self.audience)
+            self.service.flush_due(self, self.audience)
             self.outbox.append(message)
             return True
         if self.queue.qsize() >= MAX_QUEUE:
