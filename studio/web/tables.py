@@ -170,6 +170,8 @@ class TableService:
         self._flushes: deque[tuple[Writer, str]] = deque()
         self.joined: dict[Any, Any] = {}
         self._pumping = False
+        self._in_states = False  # the states owed are going out (`_send_states`), and the
+        self._pass_public: tuple[str, str | None] | None = None  # public part they read
         self.states_held = False  # the views are being fetched (an edge): states wait
         # or only these audiences' states wait (the players whose views a burst changed),
         # with what was held back of theirs
@@ -297,22 +299,35 @@ class TableService:
             self._states_turn = True  # the burst may go on in this turn of the loop: the
             self._schedule()          # states wait for the next, coalesced
             return
-        while self._due and not self.states_held:
-            if budget <= 0:
-                self._schedule()
-                return
-            budget -= 1
-            key, (send, audience) = self._due.popitem(last=False)
-            if self.held_for is not None and audience in self.held_for:
-                self._held_due[key] = (send, audience)
-                continue
-            try:
-                send()
-            except Exception:  # one broken client must not stop the others
-                log.exception("table %s: a state failed", self.table_id)
+        if not self._send_states(budget):
+            self._schedule()
+            return
         self._states_turn = False
         if not self.states_held:
             self._flush_some(FANOUT_CHUNK)
+
+    def _send_states(self, budget: int) -> bool:
+        """The states owed, up to `budget` (False: some are left for the next turn). The
+        table's public part is read once for the pass (`shared_state`): nothing changes it
+        while the pass runs."""
+        due, held_for = self._due, self.held_for
+        self._in_states = True
+        try:
+            while due and not self.states_held:
+                if budget <= 0:
+                    return False
+                budget -= 1
+                key, entry = due.popitem(last=False)
+                if held_for is not None and entry[1] in held_for:
+                    self._held_due[key] = entry
+                    continue
+                try:
+                    entry[0]()
+                except Exception:  # one broken client must not stop the others
+                    log.exception("table %s: a state failed", self.table_id)
+        finally:
+            self._in_states, self._pass_public = False, None
+        return True
 
     def _flush_some(self, budget: int) -> None:
         """The burst's writes, one a client, up to `budget` before the loop gets a turn."""
@@ -410,7 +425,12 @@ class TableService:
         seat): encoded and framed once for them all, and the very same object as long as
         neither the table nor the player's part changed (the client skips it then). Its
         server time is the time the table's public part last changed."""
-        head, rnd = self._public_text()
+        public = self._pass_public
+        if public is None:
+            public = self._public_text()
+            if self._in_states:  # read once for the pass (`_send_states`)
+                self._pass_public = public
+        head, rnd = public
         mine = None if rnd is None else self.actor.personal_text(audience.split(":", 1)[1])
         out = self._shared.get(mine)  # (the public part is the same for every entry)
         if out is None:
