@@ -402,3 +402,23 @@ async def test_frames_owed_no_state_are_written_by_the_flush_pass(service):
     got = ann.transport.messages()
     assert [(m["type"], m.get("event", {}).get("card")) for m in got] == [
         ("state", None), ("pong", None), ("event", "7c"), ("event", "5d"), ("state", None)]
+
+
+async def test_a_bursts_first_frame_is_written_even_when_the_sender_sends_the_state(service):
+    """A burst's first frame reaching a client while its sender writes a queued message: the
+    sender, done, sends the state owed itself; the frame is still written (the flush pass),
+    after the message the sender was writing, and nothing is lost."""
+    ann = connect(service, "ann")
+    ann.send_now({"type": "pong"})
+    writing = ann.queue.get_nowait()  # the sender took the pong and is writing it
+    service.actor.hub.publish(service.table_id, "public", CARD)
+    assert ann.outbox and ann.dirty, "the card waits in the outbox, its state owed"
+    await ann._send(writing)
+    if ann.queue.empty() and ann.dirty:  # the sender's turn, after its write
+        await ann._send(ann._next_state())
+    await service.delivered()
+    assert not ann.outbox and ann.queue.empty()
+    got = [(m["type"], m.get("event", {}).get("card")) for m in ann.transport.messages()]
+    assert got[:2] == [("state", None), ("pong", None)]
+    # (the sender's state goes out before the flush pass writes the card: as before)
+    assert len(got) == 4 and set(got[2:]) == {("event", "7c"), ("state", None)}

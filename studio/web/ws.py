@@ -122,13 +122,28 @@ class Connection:
     def deliver_text(self, out: Outgoing, event: dict[str, Any]) -> None:
         """An event, already encoded (and framed) once for every client that sees it. Once a
         burst's first frame is in the outbox (the socket took it, nothing waits: `_put`) and
-        its state is owed, the burst's later frames join it with no more checks."""
+        its state is owed, the burst's later frames join it with no more checks; its first
+        frame, when its state is not owed yet, is `_take` in line (one call a player less)."""
         outbox = self.outbox
-        if outbox and self.dirty:  # (an outbox is only ever filled while nothing waits)
-            outbox.append(out)
-            if not self.balance_dirty and touches_balance(event):
-                self.balance_dirty = True
-            return
+        if outbox:
+            if self.dirty:  # (an outbox is only ever filled while nothing waits)
+                outbox.append(out)
+                if not self.balance_dirty and touches_balance(event):
+                    self.balance_dirty = True
+                return
+        elif not self.dirty and not self._waiting and not self.closing:
+            transport = self.transport
+            if transport is not None and not transport.is_closing() and \
+                    transport.get_write_buffer_size() <= self.max_buffer:
+                # a burst's first frame, the socket fine: `_take` and `_put`, in line
+                service = self.service
+                service.flush_due(self, self.audience)
+                outbox.append(out)
+                self.dirty = True
+                service.state_due(id(self), self.send_state, self.audience)
+                if not self.balance_dirty and touches_balance(event):
+                    self.balance_dirty = True
+                return
         self._take(out, event)
 
     def _take(self, message: Any, event: dict[str, Any]) -> None:
