@@ -160,10 +160,13 @@ async def test_a_socket_with_messages_waiting_gets_the_event_after_them_in_order
 
 async def _step(conn: wsmod.Connection) -> None:
     """One message of the sender task (it waits on the queue between them)."""
-    msg = conn.queue.get_nowait()
-    await conn._send(msg)
-    if conn.queue.empty() and conn.dirty and not conn.closing:
-        await conn._send(conn._next_state())
+    await conn._send(conn.queue.get_nowait())
+    await _after_write(conn)
+
+
+async def _after_write(conn: wsmod.Connection) -> None:
+    """What the sender does once a message is written (the state owed, if nothing waits)."""
+    await conn._state_owed()
 
 
 async def test_a_socket_over_its_bound_is_dropped_and_the_others_get_everything(service):
@@ -397,8 +400,7 @@ async def test_frames_owed_no_state_are_written_by_the_flush_pass(service):
     service.actor.hub.publish(service.table_id, "public", {**CARD, "card": "5d"})
     await service.delivered()
     assert ann.queue.empty() and not ann.outbox
-    if ann.dirty:  # the sender's turn, after its write
-        await ann._send(ann._next_state())
+    await _after_write(ann)
     got = ann.transport.messages()
     assert [(m["type"], m.get("event", {}).get("card")) for m in got] == [
         ("state", None), ("pong", None), ("event", "7c"), ("event", "5d"), ("state", None)]
@@ -406,19 +408,16 @@ async def test_frames_owed_no_state_are_written_by_the_flush_pass(service):
 
 async def test_a_bursts_first_frame_is_written_even_when_the_sender_sends_the_state(service):
     """A burst's first frame reaching a client while its sender writes a queued message: the
-    sender, done, sends the state owed itself; the frame is still written (the flush pass),
-    after the message the sender was writing, and nothing is lost."""
+    sender, done, writes the frame and then the state owed (the state is after the card:
+    the page must not draw the card twice), and nothing more is written after them."""
     ann = connect(service, "ann")
     ann.send_now({"type": "pong"})
     writing = ann.queue.get_nowait()  # the sender took the pong and is writing it
     service.actor.hub.publish(service.table_id, "public", CARD)
     assert ann.outbox and ann.dirty, "the card waits in the outbox, its state owed"
     await ann._send(writing)
-    if ann.queue.empty() and ann.dirty:  # the sender's turn, after its write
-        await ann._send(ann._next_state())
+    await _after_write(ann)
     await service.delivered()
     assert not ann.outbox and ann.queue.empty()
     got = [(m["type"], m.get("event", {}).get("card")) for m in ann.transport.messages()]
-    assert got[:2] == [("state", None), ("pong", None)]
-    # (the sender's state goes out before the flush pass writes the card: as before)
-    assert len(got) == 4 and set(got[2:]) == {("event", "7c"), ("state", None)}
+    assert got == [("state", None), ("pong", None), ("event", "7c"), ("state", None)]

@@ -135,12 +135,11 @@ class Connection:
             transport = self.transport
             if transport is not None and not transport.is_closing() and \
                     transport.get_write_buffer_size() <= self.max_buffer:
-                # a burst's first frame, the socket fine: `_take` and `_put`, in line
-                service = self.service
-                service.flush_due(self, self.audience)
+                # a burst's first frame, the socket fine: `_take` and `_put`, in line; no
+                # `flush_due`: the state owed writes it (`send_state`), or the sender does
                 outbox.append(out)
                 self.dirty = True
-                service.state_due(id(self), self.send_state, self.audience)
+                self.service.state_due(id(self), self.send_state, self.audience)
                 if not self.balance_dirty and touches_balance(event):
                     self.balance_dirty = True
                 return
@@ -288,8 +287,14 @@ class Connection:
                 await self.ws.close(code=code, message=reason.encode())
                 return
             await self._send(msg)
-            if self.queue.empty() and self.dirty and not self.closing:
-                await self._send(self._next_state())
+            await self._state_owed()
+
+    async def _state_owed(self) -> None:
+        """After each message the sender wrote: the state owed, if nothing else waits; before
+        it, the frames of a burst that came while it wrote (the state is after them)."""
+        if self.queue.empty() and self.dirty and not self.closing:
+            self.flush()
+            await self._send(self._next_state())
 
 
 async def serve(request: web.Request, conn: Connection, limiter: RateLimiter,
