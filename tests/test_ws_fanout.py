@@ -421,3 +421,23 @@ async def test_a_bursts_first_frame_is_written_even_when_the_sender_sends_the_st
     assert not ann.outbox and ann.queue.empty()
     got = [(m["type"], m.get("event", {}).get("card")) for m in ann.transport.messages()]
     assert got == [("state", None), ("pong", None), ("event", "7c"), ("state", None)]
+
+
+async def test_a_client_owed_a_state_twice_in_one_pass_gets_one(service):
+    """The sender sent the state owed before the states' pass, and a new burst made one owed
+    again: the client is listed twice for the pass, and gets one state, after the burst."""
+    ann = connect(service, "ann")
+    listed = []
+    state_due = service.state_due
+    service.state_due = lambda *a: (listed.append(len(service._due)), state_due(*a))
+    service.actor.hub.publish(service.table_id, "public", CARD)
+    await ann._state_owed()  # the sender's turn comes first: the card, then its state
+    # (an event that may change ann's balance: a state is owed whatever the table's)
+    service.actor.hub.publish(service.table_id, "public", {"type": "player_settled",
+                                                           "player": "ann", "net": 100})
+    await service.delivered()
+    assert listed == [0, 1], "listed again while listed"
+    got = [(m["type"], m.get("event", {}).get("type")) for m in ann.transport.messages()]
+    assert got == [("state", None), ("event", "card_dealt"), ("state", None),
+                   ("event", "player_settled"), ("state", None)]
+    assert not ann.dirty and not ann.outbox and ann.queue.empty()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -161,7 +161,9 @@ class TableService:
         self._shared: dict[str | None, Outgoing] = {}
         self._shared_time = "0"
         # the clients owed a state once the events in flight are out (`state_due`), in order
-        self._due: OrderedDict[int, tuple[Callable[[], None], str]] = OrderedDict()
+        # (a client is listed once a burst: it asks when its state becomes owed; listed
+        # twice, its second `send` finds nothing owed)
+        self._due: deque[tuple[Callable[[], None], str]] = deque()
         self._scheduled = False  # a turn of the pump is waiting for the loop
         self._states_turn = False  # the states owed go out in this turn of the pump
         # the clients with frames to write once the burst is out (`flush_due`), in order, and
@@ -176,7 +178,7 @@ class TableService:
         # or only these audiences' states wait (the players whose views a burst changed),
         # with what was held back of theirs
         self.held_for: set[str] | None = None
-        self._held_due: OrderedDict[int, tuple[Callable[[], None], str]] = OrderedDict()
+        self._held_due: deque[tuple[Callable[[], None], str]] = deque()
         self._held_flushes: deque[tuple[Writer, str]] = deque()
         # cents a player holds at an operator's wallet (the studio's ledger holds the rest)
         self.outside_money: Callable[[str], int] = lambda player: 0
@@ -233,10 +235,11 @@ class TableService:
         while self._pending or ((self._due or self._flushes) and not self.states_held):
             await asyncio.sleep(0)
 
-    def state_due(self, key: int, send: Callable[[], None], audience: str = "") -> None:
+    def state_due(self, send: Callable[[], None], audience: str = "") -> None:
         """A client (of `audience`) is owed a state after the events in flight (`send`, once,
-        after them all: a burst of events costs each client one state, not one per event)."""
-        self._due[key] = (send, audience)
+        after them all: a burst of events costs each client one state, not one per event).
+        Asked when the state becomes owed; `send` must do nothing when none is owed."""
+        self._due.append((send, audience))
 
     def flush_due(self, writer: Writer, audience: str = "") -> None:
         """A client has frames to write once the burst (its events, its state) is out:
@@ -253,9 +256,9 @@ class TableService:
         once); the holds of bursts in a row add up until released."""
         if not held:
             self.states_held, self.held_for = False, None
-            self._due = OrderedDict([*self._held_due.items(), *self._due.items()])
+            self._due.extendleft(reversed(self._held_due))
             self._flushes.extendleft(reversed(self._held_flushes))
-            self._held_due, self._held_flushes = OrderedDict(), deque()
+            self._held_due, self._held_flushes = deque(), deque()
             if self._due or self._flushes:
                 self._kick()
         elif players is None or self.states_held:
@@ -317,9 +320,9 @@ class TableService:
                 if budget <= 0:
                     return False
                 budget -= 1
-                key, entry = due.popitem(last=False)
+                entry = due.popleft()
                 if held_for is not None and entry[1] in held_for:
-                    self._held_due[key] = entry
+                    self._held_due.append(entry)
                     continue
                 try:
                     entry[0]()

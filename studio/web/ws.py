@@ -139,7 +139,7 @@ class Connection:
                 # `flush_due`: the state owed writes it (`send_state`), or the sender does
                 outbox.append(out)
                 self.dirty = True
-                self.service.state_due(id(self), self.send_state, self.audience)
+                self.service.state_due(self.send_state, self.audience)
                 if not self.balance_dirty and touches_balance(event):
                     self.balance_dirty = True
                 return
@@ -150,7 +150,7 @@ class Connection:
             return
         if not self.dirty:
             self.dirty = True
-            self.service.state_due(id(self), self.send_state, self.audience)
+            self.service.state_due(self.send_state, self.audience)
         if not self.balance_dirty and touches_balance(event):
             self.balance_dirty = True
 
