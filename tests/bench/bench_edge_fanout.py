@@ -14,6 +14,26 @@ views carry theirs. An edge's `RemoteTable` with N connections over counting tra
 on, then takes the views and writes the held states. Each card's figure is the process's CPU
 (time.process_time) from the burst to the last write, per player; the median over the
 cards of `--rounds` rounds.
+
+Measured 2026-11-25 (sixth session), the machine shared (load average 4-6), each figure the
+median of the 12 cards of one run; `nice -n 19 env PYTHONPATH=<worktree> python -m
+tests.bench.bench_edge_fanout --players 10000`, five runs of the session's starting code
+(02538af, a worktree, this file copied in) interleaved with five of its end (4e5f052):
+
+    02538af   7.55  7.72  7.57  7.65  7.93 us a player a card   (median 7.65)
+    4e5f052   3.95  4.18  4.40  4.49  4.12 us a player a card   (median 4.18)
+
+Each step, against the commit before it, the same way: a burst's later frames join the
+outbox without `_take`/`_put`, the shared state taken without `_next_state`, the queue's
+emptiness read off its deque, joined bursts keyed by their frames (8.3 -> 7.2); the event's
+form chosen in the delivery loop, and the flush pass skipping the clients their state's write
+served (7.8 -> 6.1); the public part read once a pass of states (within the noise); a burst's
+first frame taken in `deliver_text` (6.2 -> 5.8); no flush asked for it, the state owed
+writes it (5.1 -> 4.6); the clients owed a state in a deque, not an OrderedDict popped from
+the front (5.0 -> 4.1: a sixth of the fan-out in py-spy). Tried and not kept, no difference
+in five or six runs interleaved: `touches_balance`'s last answer and the edge's round id read
+in line; the player's id made once a connection (no split, its hash kept) and `send_state`
+not touching the queue when its outbox is full.
 """
 
 from __future__ import annotations
@@ -118,7 +138,8 @@ async def run(players: int, rounds: int, profile: bool) -> list[float]:
                 transport = Transport()
                 conn = wsmod.Connection(
                     Socket(), edge, audience,  # type: ignore[arg-type]
-                    lambda b, a=audience: '{"type":"state","table":' + edge.state_text(a) + "}",
+                    lambda b, a=audience, t=edge: '{"type":"state","table":' + t.state_text(a)
+                    + "}",
                     transport=transport, shared_state=True)  # type: ignore[arg-type]
                 conn.start()
                 conn.queue.get_nowait()  # the first state: not measured
