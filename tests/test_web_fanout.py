@@ -68,3 +68,26 @@ async def test_a_settlement_of_more_players_than_a_queue_holds_sends_the_dealer_
     assert len(dealer) < 100
     [summary] = [e for e in dealer if e["type"] == "settlement_summary"]
     assert summary["settled"] == n and summary["returned"] == 2 * 100 * n
+
+
+async def test_a_public_event_naming_a_player_says_you_to_that_player_alone(table):
+    """An event naming one player reaches each player in one of two forms (named or not), as
+    a dict and as text alike; no player sees the id, staff see it as published."""
+    import json
+
+    h, service = table
+    dicts: dict[str, list[dict]] = {}
+    texts: dict[str, list[dict]] = {}
+    for p in ("p0", "p1", "p2"):
+        service.subscribe(f"player:{p}", lambda ev, p=p: dicts.setdefault(p, []).append(ev))
+        service.subscribe(f"player:{p}", lambda ev: None,
+                          lambda out, ev, p=p: texts.setdefault(p, []).append(
+                              json.loads(out.text)["event"]))
+    service.subscribe("dealer", lambda ev: dicts.setdefault("dealer", []).append(ev))
+    event = {"type": "player_settled", "player": "p1", "net": 100}
+    h.hub.publish(h.actor.table_id, "public", event)
+    await service.delivered()
+    for got in (dicts, texts):
+        assert [got[p][-1]["you"] for p in ("p0", "p1", "p2")] == [False, True, False]
+        assert all("player" not in got[p][-1] for p in ("p0", "p1", "p2"))
+    assert dicts["dealer"] == [event]

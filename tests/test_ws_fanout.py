@@ -160,10 +160,13 @@ async def test_a_socket_with_messages_waiting_gets_the_event_after_them_in_order
 
 async def _step(conn: wsmod.Connection) -> None:
     """One message of the sender task (it waits on the queue between them)."""
-    msg = conn.queue.get_nowait()
-    await conn._send(msg)
-    if conn.queue.empty() and conn.dirty and not conn.closing:
-        await conn._send(conn._next_state())
+    await conn._send(conn.queue.get_nowait())
+    await _after_write(conn)
+
+
+async def _after_write(conn: wsmod.Connection) -> None:
+    """What the sender does once a message is written (the state owed, if nothing waits)."""
+    await conn._state_owed()
 
 
 async def test_a_socket_over_its_bound_is_dropped_and_the_others_get_everything(service):
@@ -353,3 +356,88 @@ async def test_after_a_card_only_the_players_the_game_names_have_their_key_asked
     finally:
         del game.personal_key
         await h.actor.stop()
+
+
+async def test_an_event_later_in_a_burst_that_may_change_the_balance_brings_it(service):
+    """The burst's first event changes no balance, a later one may (the fast path of a
+    burst's later frames): the state after the burst carries the balance, and the next
+    burst's, when no event may have changed it, is the shared one again."""
+    asked: list[bool] = []
+    transport = Transport()
+
+    def state(with_balance: bool) -> str:
+        asked.append(with_balance)
+        return json.dumps({"type": "state", "balance": with_balance})
+    conn = wsmod.Connection(Socket(transport), service, "player:ann", state,
+                            transport=transport, shared_state=True)
+    conn.start()
+    conn.queue.get_nowait()
+    hub = service.actor.hub
+    hub.publish(service.table_id, "public", CARD)
+    hub.publish(service.table_id, "public", {"type": "player_settled", "player": "ann",
+                                             "net": 100})
+    await service.delivered()
+    got = transport.messages()
+    assert [m["type"] for m in got] == ["event", "event", "state"]
+    assert got[-1] == {"type": "state", "balance": True} and asked == [True, True]
+    hub.publish(service.table_id, "public", {**CARD, "card": "5d"})
+    await service.delivered()
+    assert asked == [True, True], "no balance asked: the shared state"
+    assert json.loads(payload(frames(transport.writes[-1])[-1]))["type"] == "state"
+
+
+async def test_frames_owed_no_state_are_written_by_the_flush_pass(service):
+    """A burst reaching a client while its sender writes the last queued message (its state
+    still owed, the sender's to send): the burst's frames are written by the pass after the
+    states, in order, and the sender's state follows them."""
+    ann = connect(service, "ann")
+    ann.send_now({"type": "pong"})
+    service.actor.hub.publish(service.table_id, "public", CARD)  # queued after the pong
+    await service.delivered()
+    assert ann.dirty and len(ann.transport.writes) == 1, "the state is the sender's to send"
+    for _ in range(2):  # the sender writes the pong and the card; the next burst comes
+        await ann._send(ann.queue.get_nowait())  # while it writes the card
+    service.actor.hub.publish(service.table_id, "public", {**CARD, "card": "5d"})
+    await service.delivered()
+    assert ann.queue.empty() and not ann.outbox
+    await _after_write(ann)
+    got = ann.transport.messages()
+    assert [(m["type"], m.get("event", {}).get("card")) for m in got] == [
+        ("state", None), ("pong", None), ("event", "7c"), ("event", "5d"), ("state", None)]
+
+
+async def test_a_bursts_first_frame_is_written_even_when_the_sender_sends_the_state(service):
+    """A burst's first frame reaching a client while its sender writes a queued message: the
+    sender, done, writes the frame and then the state owed (the state is after the card:
+    the page must not draw the card twice), and nothing more is written after them."""
+    ann = connect(service, "ann")
+    ann.send_now({"type": "pong"})
+    writing = ann.queue.get_nowait()  # the sender took the pong and is writing it
+    service.actor.hub.publish(service.table_id, "public", CARD)
+    assert ann.outbox and ann.dirty, "the card waits in the outbox, its state owed"
+    await ann._send(writing)
+    await _after_write(ann)
+    await service.delivered()
+    assert not ann.outbox and ann.queue.empty()
+    got = [(m["type"], m.get("event", {}).get("card")) for m in ann.transport.messages()]
+    assert got == [("state", None), ("pong", None), ("event", "7c"), ("state", None)]
+
+
+async def test_a_client_owed_a_state_twice_in_one_pass_gets_one(service):
+    """The sender sent the state owed before the states' pass, and a new burst made one owed
+    again: the client is listed twice for the pass, and gets one state, after the burst."""
+    ann = connect(service, "ann")
+    listed = []
+    state_due = service.state_due
+    service.state_due = lambda *a: (listed.append(len(service._due)), state_due(*a))
+    service.actor.hub.publish(service.table_id, "public", CARD)
+    await ann._state_owed()  # the sender's turn comes first: the card, then its state
+    # (an event that may change ann's balance: a state is owed whatever the table's)
+    service.actor.hub.publish(service.table_id, "public", {"type": "player_settled",
+                                                           "player": "ann", "net": 100})
+    await service.delivered()
+    assert listed == [0, 1], "listed again while listed"
+    got = [(m["type"], m.get("event", {}).get("type")) for m in ann.transport.messages()]
+    assert got == [("state", None), ("event", "card_dealt"), ("state", None),
+                   ("event", "player_settled"), ("state", None)]
+    assert not ann.dirty and not ann.outbox and ann.queue.empty()

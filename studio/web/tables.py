@@ -12,10 +12,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from studio import ledger
 from studio.clock import Clock
@@ -30,6 +30,14 @@ Deliver = Callable[[dict[str, Any]], None]
 # A client that takes an event already encoded: (the JSON text of {"type": "event",
 # "event": ...} and its frame, the event). Made once per audience and variant, not per client.
 DeliverText = Callable[[Outgoing, dict[str, Any]], None]
+
+
+class Writer(Protocol):
+    """A client with frames to write once a burst is out (`TableService.flush_due`)."""
+
+    outbox: list[Outgoing]  # its frames not yet written (empty: nothing to do)
+
+    def flush(self, joined: dict[Any, Any]) -> None: ...
 
 
 @dataclass
@@ -84,16 +92,14 @@ class _Delivery:
     def done(self) -> bool:
         return self.index >= len(self.targets)
 
-    def form(self, sub: Subscriber) -> tuple[dict[str, Any], Outgoing | None]:
-        player = sub.player
-        if self.plain or self.audience != "public" or player is None:
-            key: Any = "as-is"
-        else:
-            key = player == self.named if self.named is not None else (
-                player in self.listed if self.listed is not None else "player")
+    def form(self, key: Any, sub: Subscriber) -> tuple[dict[str, Any], Outgoing | None]:
+        """The form `key` of the event ("as-is"; for a player, whether it names them, or
+        "player"), made from `sub`'s view the first time, encoded the first time a client
+        takes text."""
         got = self.forms.get(key)
         if got is None:
-            message = self.event if key == "as-is" else redact_for_player(self.event, player)
+            message = self.event if key == "as-is" else redact_for_player(self.event,
+                                                                          sub.player or "")
             got = self.forms[key] = (message, None)
         if sub.deliver_text is not None and got[1] is None:
             got = self.forms[key] = (got[0], Outgoing(json.dumps(
@@ -101,22 +107,35 @@ class _Delivery:
         return got
 
     def run(self, budget: int, table_id: str) -> int:
-        """Deliver to up to `budget` subscribers; returns the budget left."""
-        targets = self.targets
-        while self.index < len(targets) and budget > 0:
-            sub = targets[self.index]
-            self.index += 1
-            budget -= 1
+        """Deliver to up to `budget` subscribers; returns the budget left. (`form`'s choice
+        of form is made here in line: it is asked for every player of every event.)"""
+        targets, start = self.targets, self.index
+        end = min(len(targets), start + max(budget, 0))
+        self.index = end
+        forms = self.forms
+        as_is = self.plain or self.audience != "public"
+        named, listed = self.named, self.listed
+        for sub in targets[start:end]:
             try:
-                message, text = self.form(sub)
-                if sub.deliver_text is not None and text is not None:
-                    sub.deliver_text(text, message)
+                player = sub.player
+                if as_is or player is None:
+                    key: Any = "as-is"
+                elif named is not None:
+                    key = player == named
                 else:
-                    sub.deliver(message)
+                    key = player in listed if listed is not None else "player"
+                deliver_text = sub.deliver_text
+                got = forms.get(key)
+                if got is None or (got[1] is None and deliver_text is not None):
+                    got = self.form(key, sub)
+                if deliver_text is not None:
+                    deliver_text(got[1], got[0])  # type: ignore[arg-type]
+                else:
+                    sub.deliver(got[0])
             except Exception:  # one broken client must not stop the others
                 log.exception("table %s: delivering %s failed", table_id,
                               self.event.get("type"))
-        return budget
+        return budget - (end - start)
 
 
 class TableService:
@@ -142,21 +161,25 @@ class TableService:
         self._shared: dict[str | None, Outgoing] = {}
         self._shared_time = "0"
         # the clients owed a state once the events in flight are out (`state_due`), in order
-        self._due: OrderedDict[int, tuple[Callable[[], None], str]] = OrderedDict()
+        # (a client is listed once a burst: it asks when its state becomes owed; listed
+        # twice, its second `send` finds nothing owed)
+        self._due: deque[tuple[Callable[[], None], str]] = deque()
         self._scheduled = False  # a turn of the pump is waiting for the loop
         self._states_turn = False  # the states owed go out in this turn of the pump
         # the clients with frames to write once the burst is out (`flush_due`), in order, and
         # the bytes of the outboxes written so far in this burst (shared by alike clients;
         # the frames are kept with them, so their ids stay theirs)
-        self._flushes: deque[tuple[Callable[[dict[Any, Any]], None], str]] = deque()
+        self._flushes: deque[tuple[Writer, str]] = deque()
         self.joined: dict[Any, Any] = {}
         self._pumping = False
+        self._in_states = False  # the states owed are going out (`_send_states`), and the
+        self._pass_public: tuple[str, str | None] | None = None  # public part they read
         self.states_held = False  # the views are being fetched (an edge): states wait
         # or only these audiences' states wait (the players whose views a burst changed),
         # with what was held back of theirs
         self.held_for: set[str] | None = None
-        self._held_due: OrderedDict[int, tuple[Callable[[], None], str]] = OrderedDict()
-        self._held_flushes: deque[tuple[Callable[[dict[Any, Any]], None], str]] = deque()
+        self._held_due: deque[tuple[Callable[[], None], str]] = deque()
+        self._held_flushes: deque[tuple[Writer, str]] = deque()
         # cents a player holds at an operator's wallet (the studio's ledger holds the rest)
         self.outside_money: Callable[[str], int] = lambda player: 0
 
@@ -212,15 +235,17 @@ class TableService:
         while self._pending or ((self._due or self._flushes) and not self.states_held):
             await asyncio.sleep(0)
 
-    def state_due(self, key: int, send: Callable[[], None], audience: str = "") -> None:
+    def state_due(self, send: Callable[[], None], audience: str = "") -> None:
         """A client (of `audience`) is owed a state after the events in flight (`send`, once,
-        after them all: a burst of events costs each client one state, not one per event)."""
-        self._due[key] = (send, audience)
+        after them all: a burst of events costs each client one state, not one per event).
+        Asked when the state becomes owed; `send` must do nothing when none is owed."""
+        self._due.append((send, audience))
 
-    def flush_due(self, flush: Callable[[dict[Any, Any]], None], audience: str = "") -> None:
+    def flush_due(self, writer: Writer, audience: str = "") -> None:
         """A client has frames to write once the burst (its events, its state) is out:
-        `flush(joined)`, once, in the order asked."""
-        self._flushes.append((flush, audience))
+        `writer.flush(joined)`, once, in the order asked, unless its outbox is empty by then
+        (its state's write took them: most clients)."""
+        self._flushes.append((writer, audience))
 
     def hold_states(self, held: bool, players: Iterable[str] | None = None) -> None:
         """The personal views are on their way (an edge fetching them): the states wait, and
@@ -231,9 +256,9 @@ class TableService:
         once); the holds of bursts in a row add up until released."""
         if not held:
             self.states_held, self.held_for = False, None
-            self._due = OrderedDict([*self._held_due.items(), *self._due.items()])
+            self._due.extendleft(reversed(self._held_due))
             self._flushes.extendleft(reversed(self._held_flushes))
-            self._held_due, self._held_flushes = OrderedDict(), deque()
+            self._held_due, self._held_flushes = deque(), deque()
             if self._due or self._flushes:
                 self._kick()
         elif players is None or self.states_held:
@@ -277,22 +302,35 @@ class TableService:
             self._states_turn = True  # the burst may go on in this turn of the loop: the
             self._schedule()          # states wait for the next, coalesced
             return
-        while self._due and not self.states_held:
-            if budget <= 0:
-                self._schedule()
-                return
-            budget -= 1
-            key, (send, audience) = self._due.popitem(last=False)
-            if self.held_for is not None and audience in self.held_for:
-                self._held_due[key] = (send, audience)
-                continue
-            try:
-                send()
-            except Exception:  # one broken client must not stop the others
-                log.exception("table %s: a state failed", self.table_id)
+        if not self._send_states(budget):
+            self._schedule()
+            return
         self._states_turn = False
         if not self.states_held:
             self._flush_some(FANOUT_CHUNK)
+
+    def _send_states(self, budget: int) -> bool:
+        """The states owed, up to `budget` (False: some are left for the next turn). The
+        table's public part is read once for the pass (`shared_state`): nothing changes it
+        while the pass runs."""
+        due, held_for = self._due, self.held_for
+        self._in_states = True
+        try:
+            while due and not self.states_held:
+                if budget <= 0:
+                    return False
+                budget -= 1
+                entry = due.popleft()
+                if held_for is not None and entry[1] in held_for:
+                    self._held_due.append(entry)
+                    continue
+                try:
+                    entry[0]()
+                except Exception:  # one broken client must not stop the others
+                    log.exception("table %s: a state failed", self.table_id)
+        finally:
+            self._in_states, self._pass_public = False, None
+        return True
 
     def _flush_some(self, budget: int) -> None:
         """The burst's writes, one a client, up to `budget` before the loop gets a turn."""
@@ -300,12 +338,14 @@ class TableService:
         held_for = self.held_for
         while flushes and budget > 0:
             budget -= 1
-            flush, audience = flushes.popleft()
+            writer, audience = flushes.popleft()
+            if not writer.outbox:
+                continue  # written already (with its state) or dropped: nothing to hold
             if held_for is not None and audience in held_for:
-                self._held_flushes.append((flush, audience))
+                self._held_flushes.append((writer, audience))
                 continue
             try:
-                flush(joined)
+                writer.flush(joined)
             except Exception:  # one broken client must not stop the others
                 log.exception("table %s: a write failed", self.table_id)
         if flushes:
@@ -388,7 +428,12 @@ class TableService:
         seat): encoded and framed once for them all, and the very same object as long as
         neither the table nor the player's part changed (the client skips it then). Its
         server time is the time the table's public part last changed."""
-        head, rnd = self._public_text()
+        public = self._pass_public
+        if public is None:
+            public = self._public_text()
+            if self._in_states:  # read once for the pass (`_send_states`)
+                self._pass_public = public
+        head, rnd = public
         mine = None if rnd is None else self.actor.personal_text(audience.split(":", 1)[1])
         out = self._shared.get(mine)  # (the public part is the same for every entry)
         if out is None:

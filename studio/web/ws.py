@@ -99,6 +99,9 @@ class Connection:
         self.transport = transport
         self.max_buffer = max_buffer
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        # the queue's own deque: `not self._waiting` is `queue.empty()` without a method call
+        # (asked for every player of every event)
+        self._waiting = self.queue._queue  # type: ignore[attr-defined]
         self.dirty = False
         self.balance_dirty = False
         self.closing: tuple[int, str] | None = None
@@ -117,7 +120,29 @@ class Connection:
         self._take({"type": "event", "event": event}, event)
 
     def deliver_text(self, out: Outgoing, event: dict[str, Any]) -> None:
-        """An event, already encoded (and framed) once for every client that sees it."""
+        """An event, already encoded (and framed) once for every client that sees it. Once a
+        burst's first frame is in the outbox (the socket took it, nothing waits: `_put`) and
+        its state is owed, the burst's later frames join it with no more checks; its first
+        frame, when its state is not owed yet, is `_take` in line (one call a player less)."""
+        outbox = self.outbox
+        if outbox:
+            if self.dirty:  # (an outbox is only ever filled while nothing waits)
+                outbox.append(out)
+                if not self.balance_dirty and touches_balance(event):
+                    self.balance_dirty = True
+                return
+        elif not self.dirty and not self._waiting and not self.closing:
+            transport = self.transport
+            if transport is not None and not transport.is_closing() and \
+                    transport.get_write_buffer_size() <= self.max_buffer:
+                # a burst's first frame, the socket fine: `_take` and `_put`, in line; no
+                # `flush_due`: the state owed writes it (`send_state`), or the sender does
+                outbox.append(out)
+                self.dirty = True
+                self.service.state_due(self.send_state, self.audience)
+                if not self.balance_dirty and touches_balance(event):
+                    self.balance_dirty = True
+                return
         self._take(out, event)
 
     def _take(self, message: Any, event: dict[str, Any]) -> None:
@@ -125,7 +150,7 @@ class Connection:
             return
         if not self.dirty:
             self.dirty = True
-            self.service.state_due(id(self), self.send_state, self.audience)
+            self.service.state_due(self.send_state, self.audience)
         if not self.balance_dirty and touches_balance(event):
             self.balance_dirty = True
 
@@ -133,7 +158,7 @@ class Connection:
         """Into the outbox if nothing waits before it and the socket takes it (written with
         the rest of the burst, `flush`), else queued; False: the client was dropped instead."""
         transport = self.transport
-        if transport is not None and isinstance(message, Outgoing) and self.queue.empty():
+        if transport is not None and isinstance(message, Outgoing) and not self._waiting:
             if self.outbox:  # the burst's first frame found the socket fine: so soon, it is
                 self.outbox.append(message)
                 return True
@@ -142,7 +167,7 @@ class Connection:
             if transport.get_write_buffer_size() > self.max_buffer:
                 self.close("ws.too_slow", "the connection could not keep up; reconnect")
                 return False
-            self.service.flush_due(self.flush, self.audience)
+            self.service.flush_due(self, self.audience)
             self.outbox.append(message)
             return True
         if self.queue.qsize() >= MAX_QUEUE:
@@ -164,14 +189,13 @@ class Connection:
             return
         if len(out) == 1:
             data = out[0].frame
+        elif joined is None:
+            data = b"".join([o.frame for o in out])
         else:
-            key = tuple(map(id, out))
-            got = joined.get(key) if joined is not None else None
-            if got is None:
-                got = (out, b"".join(o.frame for o in out))  # the frames kept: ids stay theirs
-                if joined is not None:
-                    joined[key] = got
-            data = got[1]
+            key = tuple(out)  # the frames themselves (hashed by identity), kept alive by it
+            data = joined.get(key)
+            if data is None:
+                data = joined[key] = b"".join([o.frame for o in out])
         transport.write(data)
         self.written += len(out)
 
@@ -180,12 +204,24 @@ class Connection:
         events, if the socket takes frames and nothing waits (the first players' write does
         not wait for the last players' states); else the sender sends it when its queue
         drains."""
-        if self.closing or not self.dirty or self.transport is None or not self.queue.empty():
+        if self.closing or not self.dirty or self.transport is None or self._waiting:
             return
-        state = self._next_state()
+        if self._shared_state and not self.balance_dirty:  # `_next_state`'s common case
+            self.dirty = False
+            state: Any = self.service.shared_state(self.audience)
+            if state is self._last_state:
+                state = None  # neither the table nor the player's part changed
+            else:
+                self._last_state = state
+        else:
+            state = self._next_state()
         if state is not None:
-            self._put(state if isinstance(state, Outgoing) else Outgoing(
-                state if isinstance(state, str) else json.dumps(state)))
+            if not isinstance(state, Outgoing):
+                state = Outgoing(state if isinstance(state, str) else json.dumps(state))
+            if self.outbox:  # the burst's frames went in: the state joins them (`_put`)
+                self.outbox.append(state)
+            else:
+                self._put(state)
         self.flush(self.service.joined)
 
     def _next_state(self) -> Outgoing | dict[str, Any] | str | None:
@@ -251,8 +287,14 @@ class Connection:
                 await self.ws.close(code=code, message=reason.encode())
                 return
             await self._send(msg)
-            if self.queue.empty() and self.dirty and not self.closing:
-                await self._send(self._next_state())
+            await self._state_owed()
+
+    async def _state_owed(self) -> None:
+        """After each message the sender wrote: the state owed, if nothing else waits; before
+        it, the frames of a burst that came while it wrote (the state is after them)."""
+        if self.queue.empty() and self.dirty and not self.closing:
+            self.flush()
+            await self._send(self._next_state())
 
 
 async def serve(request: web.Request, conn: Connection, limiter: RateLimiter,
