@@ -74,3 +74,12 @@ async def test_the_table_views_bench_builds_the_same_views_both_ways():
     after, views_after = await bench_table_views.run(30, 1, today=True)
     assert views_before == views_after and len(views_before) == 30
     assert views_before[0]["my_hands"] and len(before) == len(after) == 5
+
+
+async def test_the_edge_fanout_bench_writes_once_to_every_player_a_card():
+    """bench_edge_fanout replays a round's real bursts and views, widened, into an edge: each
+    card costs some CPU and reaches every player in one write (the bench asserts it)."""
+    from tests.bench import bench_edge_fanout
+
+    figures = await bench_edge_fanout.run(30, 1, profile=False)
+    assert len(figures) >= 4 and all(f >= 0 for f in figures)
