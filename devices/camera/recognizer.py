@@ -40,7 +40,12 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    refuse it, yet the classifier takes it for some card (not surely), the card's pose is
    fitted to that card and the partial judge asked again, with its limits (an outline read
    off a corner is a pixel or two off). A card named partly covered owns only the cells
-   where it showed (the card lying over it is not "on a named card").
+   where it showed (the card lying over it is not "on a named card"). The partial judge's
+   card is refused when the classifier is sure of another. French cards: the corner index
+   is read at the camera's resolution (index_reader.py); a covered card every judge refused
+   is named from a sure reading when the partial judge's best fit or the classifier's best
+   guess is that card, a covered card named otherwise is refused when its index surely
+   reads another, and one the classifier names needs an index corner reading it.
 5. Without a calibration, one is guessed from a card named whole (self_calibration.py): the
    pose under which most of the largest few have a card's size; then the studio's kind of
    camera (a pinhole, its axis through the frame's middle, 20-35 degrees from vertical, hardly
@@ -163,6 +168,8 @@ class Thresholds:
     index_agree_prob: float = 0.5
     # ... and a covered card named otherwise is refused when its index reads another this sure
     index_veto_prob: float = 0.95
+    # ... and one the classifier names must have an index corner reading it this sure
+    index_confirm_prob: float = 0.5
     # the learned localiser's peaks this strong (0..1) propose cards, the strongest this many
     localiser_min_heat: float = 0.3
     localiser_most: int = 16
@@ -203,6 +210,7 @@ class Options:
     # French cards: a covered card's corner index read at the camera's resolution names it
     # (with a second method agreeing) or refuses another name (index_reader.py)
     index_reader: bool = True
+    index_confirms_learned: bool = True  # ... and confirms the classifier's covered cards
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
@@ -719,6 +727,8 @@ class Recognizer:
                         refit, by_index = (named, None), True
                     cand, cells = refit
                 else:
+                    if self._index_unconfirmed(frame, quad, learned.label):
+                        continue
                     cand, cells = learned, None
             if not by_index and self._index_refuses(frame, quad, cand.label):
                 continue
@@ -758,6 +768,17 @@ class Recognizer:
         read = self._read_index(frame, quad)
         return read is not None and read[0] != label and \
             read[1] >= self.thresholds.index_veto_prob
+
+    def _index_unconfirmed(self, frame: np.ndarray, quad: np.ndarray, label: str) -> bool:
+        """A covered French card the classifier names, whose outline's corners show no index
+        of that card: a French card counts only with an index in view, and the classifier's
+        false cards were outlines moved off their card (a 2 of spades read with its
+        neighbour's pips as a 4, the outline's corners on a card back)."""
+        if self._index_reader is None or not self.options.index_confirms_learned:
+            return False
+        read = self._read_index(frame, quad)
+        return read is None or read[0] != label or \
+            read[1] < self.thresholds.index_confirm_prob
 
     def _named_by_index(self, frame: np.ndarray, quad: np.ndarray, judged: str,
                         guess: tuple[np.ndarray, str, float] | None) -> Candidate | None:
