@@ -4,6 +4,8 @@ built for them: the felt learnt from the frame, partly covered cards, the guesse
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -15,6 +17,7 @@ from devices.camera.recognizer import (
     Candidate,
     Options,
     Recognizer,
+    Thresholds,
     _own_cells,
     baseline_options,
     order_quad,
@@ -274,3 +277,16 @@ def test_a_covered_card_the_classifier_names_needs_its_index_in_view() -> None:
     before = score_wide(Recognizer("french", "french40", options=Options(
         index_confirms_learned=False)).recognize(scene.frame, scene.camera), scene.truth)
     assert before.false == 1 and now.false == 0 and now.right >= before.right
+
+
+@pytest.mark.parametrize("seed", [5023, 5057])
+def test_a_covered_french_card_is_named_from_a_very_sure_index_alone(seed: int) -> None:
+    """Tune scenes french52 where no second method agreed with the index reader, which was
+    very sure (>= 0.99): named from the index alone; nothing false."""
+    scene = wide_scene(seed, "french", "french52")
+    now = score_wide(Recognizer("french", "french52").recognize(scene.frame, scene.camera),
+                     scene.truth)
+    agreeing = Recognizer("french", "french52",
+                          thresholds=replace(Thresholds(), index_alone_prob=1.01))
+    before = score_wide(agreeing.recognize(scene.frame, scene.camera), scene.truth)
+    assert now.false == 0 and now.right == before.right + 1

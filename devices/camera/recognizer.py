@@ -44,7 +44,7 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    card is refused when the classifier is sure of another. French cards: the corner index
    is read at the camera's resolution (index_reader.py); a covered card every judge refused
    is named from a sure reading when the partial judge's best fit or the classifier's best
-   guess is that card, a covered card named otherwise is refused when its index surely
+   guess is that card (or from a very sure one alone), a covered card named otherwise is refused when its index surely
    reads another, and one the classifier names needs an index corner reading it.
 5. Without a calibration, one is guessed from a card named whole (self_calibration.py): the
    pose under which most of the largest few have a card's size; then the studio's kind of
@@ -166,6 +166,7 @@ class Thresholds:
     # when the partial judge's best fit is that card, or the classifier's best guess at this
     index_min_prob: float = 0.95
     index_agree_prob: float = 0.5
+    index_alone_prob: float = 0.99  # ... or with no second method, read this sure
     # ... and a covered card named otherwise is refused when its index reads another this sure
     index_veto_prob: float = 0.95
     # ... and one the classifier names must have an index corner reading it this sure
@@ -787,10 +788,11 @@ class Recognizer:
         fit, or the classifier's best guess): the whole card is a few pixels of index at
         the crop size the others see, the reader sees it at the camera's."""
         read = self._read_index(frame, quad)
-        if read is None or read[1] < self.thresholds.index_min_prob:
+        th = self.thresholds
+        if read is None or read[1] < th.index_min_prob:
             return None
-        if read[0] != judged and (guess is None or guess[1] != read[0]
-                                  or guess[2] < self.thresholds.index_agree_prob):
+        if read[0] != judged and read[1] < th.index_alone_prob and (
+                guess is None or guess[1] != read[0] or guess[2] < th.index_agree_prob):
             return None
         return Candidate(quad, read[0], read[1], read[1], 0.0, True)
 

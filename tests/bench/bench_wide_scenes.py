@@ -33,7 +33,12 @@ reader was sure (>= 0.95) and right on 119 of 134, sure and wrong on none. (3) T
 left on 5300-5599 (french40 5375:4s, the classifier on an outline moved off a covered 2 of
 spades onto the card back beside it) led to `index_confirms_learned`: a covered French card the
 classifier names needs an index corner reading it (A/B 5000-5599, 600 a deck: french40
-1577 -> 1578/1705, false 1 -> 0; french52 1517 -> 1516/1687, 0 -> 0). The ms, a busy machine:
+1577 -> 1578/1705, false 1 -> 0; french52 1517 -> 1516/1687, 0 -> 0). (4) On french52 tune
+5000-5299, 43 refused outlines had a sure index reading (>= 0.95) and no second method
+agreeing, all 43 of a card lying there (13 that count): a reading >= 0.99 now names the card
+alone (`index_alone_prob`; A/B 5000-5599: french40 1578 -> 1582/1705, french52 1516 ->
+1536/1687, false 0 -> 0; chosen on the same seeds, so the held-out run is its check). The
+ms, a busy machine:
 calibrated +4 to +6 ms a frame with the reader (42 -> 48 on 5300-5599).
 
 Held-out report, 2026-11-25 (fifth session), with the card localiser and the uncalibrated
