@@ -121,3 +121,40 @@ def test_classifier_alone_adds_cards_where_nothing_fits_what_shows(art: str, kin
         paired.add(score_wide(without.recognize(scene.frame, scene.camera), scene.truth))
     assert alone.false == 0
     assert alone.right > paired.right
+
+
+def test_cover_with_card_hides_a_band_or_a_corner_with_the_other_card() -> None:
+    """The training cover (a card lying over this one) takes a band from one edge or one
+    corner from the other crop, never more than ~55% nor the whole of either."""
+    from devices.camera.training.train_card_classifier import _cover_with_card
+
+    rng = np.random.default_rng(5)
+    x = np.zeros((3, CANON_H, CANON_W), np.float32)
+    other = np.ones_like(x)
+    shares = []
+    for _ in range(200):
+        covered = _cover_with_card(x, other, rng)[0]
+        assert set(np.unique(covered)) <= {0.0, 1.0}
+        rows, cols = np.nonzero(covered)
+        r0, r1, c0, c1 = rows.min(), rows.max(), cols.min(), cols.max()
+        assert covered[r0:r1 + 1, c0:c1 + 1].all()  # one rectangle ...
+        assert r0 == 0 or c0 == 0 or r1 == CANON_H - 1 or c1 == CANON_W - 1  # ... at an edge
+        shares.append(float(covered.mean()))
+    assert 0.05 < min(shares) and max(shares) < 0.6
+    assert not x.any()  # the crop given is not changed
+
+
+def test_a_fine_tune_starts_from_the_weights_given() -> None:
+    torch = pytest.importorskip("torch")
+    from devices.camera.training.train_card_classifier import _load_into, _to_numpy, build
+
+    torch.manual_seed(0)
+    names = ["1c", "2c", BACK, OTHER]
+    trained = _to_numpy(build(len(names)), names)
+    net = build(len(names))
+    _load_into(net, trained)
+    crop = np.random.default_rng(2).normal(0, 1, (CANON_H, CANON_W, 3)).astype(np.float32)
+    net.eval()
+    with torch.no_grad():
+        out = net(torch.from_numpy(crop.transpose(2, 0, 1)[None].copy()))[0].numpy()
+    assert np.allclose(out, trained.logits(crop), atol=1e-3)

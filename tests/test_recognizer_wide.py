@@ -158,7 +158,9 @@ def test_a_card_over_a_partly_covered_one_is_not_on_a_named_card(art: str, kind:
     assert now.false == 0 and now.right == before.right + 1
 
 
-@pytest.mark.parametrize("art, kind, seed", [("napoletane", "italian40", 24),
+# (napoletane 24 was one until the classifier's retrain with covers: now sure, it names that
+# card without the fit)
+@pytest.mark.parametrize("art, kind, seed", [("napoletane", "italian40", 7),
                                              ("piacentine", "italian40", 18)])
 def test_a_covered_card_the_classifier_half_knows_is_fitted_and_named(art: str, kind: str,
                                                                      seed: int) -> None:

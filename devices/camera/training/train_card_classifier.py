@@ -3,7 +3,12 @@ and write its weights into the package (devices/camera/weights/), for numpy to r
 
     pip install -e '.[train]'
     .venv/bin/python -m devices.camera.training.train_card_classifier --art french \
-        [--scenes 1400] [--first-seed 100000] [--epochs 14] [--crops FILE.npz ...]
+        [--scenes 1400] [--first-seed 100000] [--epochs 14] [--crops FILE.npz ...] \
+        [--save-crops FILE.npz] [--cover 0.3] [--init WEIGHTS.npz --max-lr 1.5e-3] [--out W]
+
+(--epochs 0 with --save-crops only cuts the crops, to train later on several ranges at once;
+--cover: the share of training crops covered by part of another, as a card lying over it;
+--init: a fine-tune of weights trained before, a few epochs instead of a whole run.)
 
 Crops come from tune seeds only (from --first-seed, default 100,000: apart from the seeds the
 benchmark's tune split runs, 0 and up); the last tenth of them is held back to report the
@@ -63,10 +68,50 @@ def _erase_edge(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return x
 
 
+def _cover_with_card(x: np.ndarray, other: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A band from one edge, or a corner, replaced by the same part of another crop: a card
+    lying over this one, as in a fan or a cascade (up to ~55% hidden; the crops' own covers
+    stop at 60%). Why: in fans and cascades the cover is another card's face, not a flat
+    fill, and the part that shows must be named from what shows of it alone."""
+    x = x.copy()
+    h, w = x.shape[1:3]
+    if rng.random() < 0.5:  # a band from one side
+        side = int(rng.integers(4))
+        depth = float(rng.uniform(0.15, 0.55))
+        rows = slice(0, int(h * depth)) if side == 0 else slice(h - int(h * depth), h)
+        cols = slice(0, int(w * depth)) if side == 2 else slice(w - int(w * depth), w)
+        if side < 2:
+            x[:, rows] = other[:, rows]
+        else:
+            x[:, :, cols] = other[:, :, cols]
+    else:  # a corner: a cascade's next card
+        dh, dw = int(h * rng.uniform(0.3, 0.75)), int(w * rng.uniform(0.3, 0.75))
+        r0 = 0 if rng.random() < 0.5 else h - dh
+        c0 = 0 if rng.random() < 0.5 else w - dw
+        x[:, r0:r0 + dh, c0:c0 + dw] = other[:, r0:r0 + dh, c0:c0 + dw]
+    return x
+
+
+def _load_into(net, clf: CardClassifier) -> None:  # type: ignore[no-untyped-def]
+    """Start from weights trained before (the same labels and widths): a fine-tune on more
+    crops costs a few epochs, not a whole run."""
+    import torch
+    from torch import nn
+
+    convs = [m for m in net if isinstance(m, nn.Conv2d)]
+    dense = [m for m in net if isinstance(m, nn.Linear)]
+    with torch.no_grad():
+        for m, (w, b) in zip(convs + dense, clf.convs + clf.dense, strict=True):
+            m.weight.copy_(torch.from_numpy(w.reshape(m.weight.shape)))
+            m.bias.copy_(torch.from_numpy(b))
+
+
 def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
-          out: Path | None = None) -> tuple[CardClassifier, float]:
+          out: Path | None = None, cover: float = 0.0, init: CardClassifier | None = None,
+          max_lr: float = 3e-3) -> tuple[CardClassifier, float]:
     """Train on the first nine tenths, report accuracy on the rest; the weights as numpy
-    (written to `out` after every epoch too, so a long run can be tried before it ends)."""
+    (written to `out` after every epoch too, so a long run can be tried before it ends).
+    `cover`: the share of training crops covered by part of another crop (_cover_with_card)."""
     import torch
 
     torch.manual_seed(seed)
@@ -77,9 +122,13 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
     x = images.astype(np.float32).transpose(0, 3, 1, 2)  # N, C, H, W
     cut = int(0.9 * len(x))
     net = build(len(names))
+    if init is not None:
+        if list(init.labels) != names:
+            raise ValueError("the weights to start from name other labels")
+        _load_into(net, init)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * (cut // 128 + 1)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
     for epoch in range(epochs):
         net.train()
@@ -92,6 +141,8 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
             xb[turn] = xb[turn][:, :, ::-1, ::-1]
             for k in np.nonzero(rng.random(len(idx)) < 0.15)[0]:
                 xb[k] = _erase_edge(xb[k], rng)
+            for k in np.nonzero(rng.random(len(idx)) < cover)[0]:
+                xb[k] = _cover_with_card(xb[k], xb[int(rng.integers(len(idx)))], rng)
             opt.zero_grad()
             loss = loss_fn(net(torch.from_numpy(xb)), torch.from_numpy(y[idx]))
             loss.backward()
@@ -144,7 +195,14 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=100_000)
     parser.add_argument("--epochs", type=int, default=14)
     parser.add_argument("--crops", nargs="*", help="crop files made earlier (x, y arrays)")
+    parser.add_argument("--save-crops", type=Path, help="write the crops made here (x, y)")
+    parser.add_argument("--cover", type=float, default=0.0,
+                        help="share of crops covered by part of another (_cover_with_card)")
+    parser.add_argument("--out", type=Path, help="weights file (default: the package's)")
+    parser.add_argument("--init", type=Path, help="weights to start from (a fine-tune)")
+    parser.add_argument("--max-lr", type=float, default=3e-3)
     args = parser.parse_args()
+    out = args.out or weights_path(args.art)
     if args.crops:
         parts = [np.load(f) for f in args.crops]
         images = np.concatenate([p["x"] for p in parts])
@@ -152,10 +210,17 @@ def main() -> None:
     else:
         seeds = range(args.first_seed, args.first_seed + args.scenes)
         images, labels = crops(DeckArt(args.art), DeckKind(KINDS[args.art]), seeds)
+        if args.save_crops is not None:
+            np.savez(args.save_crops, x=images, y=np.array(labels))
+            print(f"crops written to {args.save_crops}", flush=True)
+            if args.epochs == 0:
+                return
     print(f"{len(labels)} crops, {len(set(labels))} labels", flush=True)
-    clf, acc = train(images, labels, args.epochs, out=weights_path(args.art))
-    save(clf, weights_path(args.art))
-    print(f"validation accuracy {100 * acc:.2f}%; written {weights_path(args.art)}")
+    init = CardClassifier.load(args.init) if args.init is not None else None
+    clf, acc = train(images, labels, args.epochs, out=out, cover=args.cover, init=init,
+                     max_lr=args.max_lr)
+    save(clf, out)
+    print(f"validation accuracy {100 * acc:.2f}%; written {out}")
 
 
 if __name__ == "__main__":
