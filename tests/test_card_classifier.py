@@ -143,18 +143,3 @@ def test_cover_with_card_hides_a_band_or_a_corner_with_the_other_card() -> None:
     assert 0.05 < min(shares) and max(shares) < 0.6
     assert not x.any()  # the crop given is not changed
 
-
-def test_a_fine_tune_starts_from_the_weights_given() -> None:
-    torch = pytest.importorskip("torch")
-    from devices.camera.training.train_card_classifier import _load_into, _to_numpy, build
-
-    torch.manual_seed(0)
-    names = ["1c", "2c", BACK, OTHER]
-    trained = _to_numpy(build(len(names)), names)
-    net = build(len(names))
-    _load_into(net, trained)
-    crop = np.random.default_rng(2).normal(0, 1, (CANON_H, CANON_W, 3)).astype(np.float32)
-    net.eval()
-    with torch.no_grad():
-        out = net(torch.from_numpy(crop.transpose(2, 0, 1)[None].copy()))[0].numpy()
-    assert np.allclose(out, trained.logits(crop), atol=1e-3)
