@@ -25,7 +25,9 @@ as the check; the old weights copied back into devices/camera/weights/ for "befo
     napoletane  752 -> 757/848, false 1 -> 0    754 -> 758/836, false 0 -> 0
     piacentine  741 -> 747/840, false 0 -> 0    727 -> 739/825, false 0 -> 0
 
-(napoletane's false card before: 4173:5s.) The network is the same (~4 M multiply-adds,
+(napoletane's false card before: 4173:5s.) Uncalibrated, seeds 4,000-4,199 (--modes
+uncalibrated --scenes 200): napoletane 505 -> 504/597 (false 1 -> 0, 4173:5s), piacentine
+447 -> 453/529 (false 1 -> 1, the same 4048:6c). The network is the same (~4 M multiply-adds,
 ~0.8-1.0 ms a crop in numpy either way); the bench's ms here (20-38 ms a frame, before and
 after alike) are other engineers' runs on the shared 2-core machine, not the change.
 On crops of tune scenes 4,000-4,149 (a throwaway check, jittered true outlines) Piacentine's
