@@ -18,6 +18,24 @@ when it reached the client's socket (the kernel's receive timestamp, SO_TIMESTAM
 player's machine is not this one, and its reads should not count against the studio.
 `--client-nice 19` also leaves the cores to the studio while it writes.
 
+Measured 2026-11-25 (sixth session), quiet (load average under 0.3 before), `--players 10000
+--shapes 1,2` and then `--shapes 1` again, this session's code (d8c100a) and just after each
+the session's starting code (02538af, a worktree): card p99, p50, CPU per card, bets/s:
+
+                 this session's code                    the code before it (02538af)
+    1 edge       187 ms, p50 120, table 40 + edge 162   247 ms, p50 155, table 48 + edge 207
+    2 edges      223 ms, p50 131, table 42 + edges 182  262 ms, p50 150, table 42 + edges 238
+    1 edge again 274 ms, p50 165, table 58 + edge 197   253 ms, p50 159, table 42 + edge 215
+    bets/s       575 / 520, 619                         614 / 594, 549
+
+The edges' CPU a card fell in each pair (-22%, -24%, -8%); the p99 fell in two pairs and rose
+in one: runs of the same code differ by up to 90 ms here, so two pairs do not show a change in
+the p99 beyond that. What changed: the edge's fan-out per player (bench_edge_fanout, one
+process, no sockets: 7.65 -> 4.18 us a player a card; the clients owed a state in a deque,
+not an OrderedDict popped from the front; a burst's frames taken in line, the state owed
+writing them). The goal (p99 <= 150 ms) is not met: table, edges and load client need 350-460
+ms of CPU a card between them on two cores.
+
 Measured 2026-11-25 (fifth session), quiet, on a machine faster per write than the fourth
 session's (bench_socket_floor the same hour: 10,000 writes of 1,400 bytes alone, last arrival
 130-139 ms from one process, 63-90 ms from two). `--players 10000 --shapes 1,2`, this
