@@ -12,6 +12,29 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
+Held-out report, 2026-11-25 (sixth session), with everything below (the Italian classifier's
+new weights, the classifier's veto, the French index reader): seeds 9,300,000-9,301,999, never
+run before, 2,000 scenes per deck, `.venv/bin/python -m tests.bench.bench_wide_scenes --scenes
+2000 --first-seed 9300000 --no-baseline`, two processes (napoletane,piacentine and
+french40,french52), with a test suite and another engineer's runs on the machine, so the ms are
+high. % right (cards) / false / mean ms:
+
+    deck        calibrated                    uncalibrated
+    napoletane  89.23% (5063/5674)  2  38.3   83.45% (4735/5674)  0   93.6
+    piacentine  89.86% (4997/5561)  2  25.3   84.14% (4679/5561)  1   63.0
+    french40    91.49% (5020/5487)  0  42.2   88.68% (4866/5487)  0  110.9
+    french52    91.41% (5185/5672)  1  26.7   88.38% (5013/5672)  5   69.8
+
+Against the last report (seeds 9,200,000-9,201,999): calibrated +0.03 / +2.44 / +5.71 / +5.90
+points, uncalibrated -1.17 / +1.94 / +8.36 / +9.15; false cards calibrated 12 -> 5 (1/4/3/4 ->
+2/2/0/1), uncalibrated 5 -> 6 (1/0/2/2 -> 0/1/0/5). The false cards, not looked at: calibrated
+napoletane 9300606:7c, 9300785:2d, piacentine 9300632:6c, 9301843:6c, french52 9300141:9s;
+uncalibrated piacentine 9301154:6c, french52 9300141:9s, 9300233:6c, 9300775:9b, 9301124:Tb,
+9301493:4s. French52 uncalibrated rose from 2 to 5: the index reader naming a card alone
+(>= 0.99) was chosen on calibrated tune seeds, and a guessed pose reads outlines less exactly;
+whether it should hold under a guess is the next thing to check, on tune seeds. The goal
+(>= 99.5%, 0 false) is not met.
+
 Since the last report (2026-11-25, a sixth session; the card classifier's weights only;
 tune seeds only, no held-out run): Piacentine retrained, Napoletane fine-tuned, on three
 times the scenes with a card's cover on 30% of the crops (card_classifier.py's docstring;
