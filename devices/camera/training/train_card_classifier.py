@@ -35,18 +35,19 @@ WIDTHS = (12, 24, 48)  # channels of the three conv layers: ~4 M multiply-adds p
 HIDDEN = 64
 
 
-def build(n_classes: int):  # type: ignore[no-untyped-def]
+def build(n_classes: int, widths: tuple[int, int, int] = WIDTHS, hidden: int = HIDDEN,
+          left: tuple[int, int] = (7, 5)):  # type: ignore[no-untyped-def]
     """The network the numpy forward pass in card_classifier.py mirrors (60x40 in, three
-    3x3 conv + ReLU + 2x2 max pool, 7x5 left, two dense layers)."""
+    3x3 conv + ReLU + 2x2 max pool, `left` (7x5) rows and columns left, two dense layers)."""
     from torch import nn
 
-    a, b, c = WIDTHS
+    a, b, c = widths
     return nn.Sequential(
         nn.Conv2d(3, a, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
         nn.Conv2d(a, b, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
         nn.Conv2d(b, c, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Flatten(), nn.Linear(c * 7 * 5, HIDDEN), nn.ReLU(), nn.Dropout(0.2),
-        nn.Linear(HIDDEN, n_classes))
+        nn.Flatten(), nn.Linear(c * left[0] * left[1], hidden), nn.ReLU(), nn.Dropout(0.2),
+        nn.Linear(hidden, n_classes))
 
 
 def _erase_edge(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:

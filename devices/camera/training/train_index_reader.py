@@ -24,6 +24,7 @@ from devices.camera.index_reader import WEIGHTS, _corner_maps, corner_crops
 from devices.camera.recognizer import order_quad
 from devices.camera.training.crops import _jitter
 from devices.camera.training.train_card_classifier import _accuracy, _to_numpy, save
+from devices.camera.training.train_card_classifier import build as build_classifier
 from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideScene, _index_boxes, wide_scene
 from studio.cards import DeckArt, DeckKind
 
@@ -86,17 +87,9 @@ def corner_set(seeds: range) -> tuple[np.ndarray, list[str]]:
 
 
 def build(n_classes: int):  # type: ignore[no-untyped-def]
-    """32x24 in, three 3x3 conv + ReLU + 2x2 max pool (4x3 left), two dense layers: what
+    """32x24 in, the card classifier's layers (4x3 left after three poolings): what
     card_classifier.CardClassifier runs."""
-    from torch import nn
-
-    a, b, c = WIDTHS
-    return nn.Sequential(
-        nn.Conv2d(3, a, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(a, b, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(b, c, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Flatten(), nn.Linear(c * 4 * 3, HIDDEN_UNITS), nn.ReLU(), nn.Dropout(0.2),
-        nn.Linear(HIDDEN_UNITS, n_classes))
+    return build_classifier(n_classes, WIDTHS, HIDDEN_UNITS, (4, 3))
 
 
 def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0):  # type: ignore[no-untyped-def]
