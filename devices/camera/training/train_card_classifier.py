@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -119,14 +120,36 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
     torch.set_num_threads(2)
     rng = np.random.default_rng(seed)
     names = sorted(set(labels) - {BACK, OTHER}) + [BACK, OTHER]
-    y = np.array([names.index(s) for s in labels], np.int64)
-    x = images.astype(np.float32).transpose(0, 3, 1, 2)  # N, C, H, W
-    cut = int(0.9 * len(x))
     net = build(len(names))
     if init is not None:
         if list(init.labels) != names:
             raise ValueError("the weights to start from name other labels")
         _load_into(net, init)
+
+    def augment(xb: np.ndarray) -> np.ndarray:
+        turn = rng.random(len(xb)) < 0.5  # either way up: the same card
+        xb[turn] = xb[turn][:, :, ::-1, ::-1]
+        for k in np.nonzero(rng.random(len(xb)) < 0.15)[0]:
+            xb[k] = _erase_edge(xb[k], rng)
+        for k in np.nonzero(rng.random(len(xb)) < cover)[0]:
+            xb[k] = _cover_with_card(xb[k], xb[int(rng.integers(len(xb)))], rng)
+        return xb
+
+    return fit(net, images, labels, names, epochs, rng, augment, max_lr, out)
+
+
+def fit(net, images: np.ndarray, labels: list[str], names: list[str],  # type: ignore[no-untyped-def]
+        epochs: int, rng: np.random.Generator,
+        augment: Callable[[np.ndarray], np.ndarray] | None = None, max_lr: float = 3e-3,
+        out: Path | None = None) -> tuple[CardClassifier, float]:
+    """The training loop of the shipped small networks (this classifier, the index reader):
+    AdamW with a one-cycle schedule, batches of 128 (`augment`ed), the last tenth held back
+    for the validation figure printed after each epoch; the weights as numpy."""
+    import torch
+
+    y = np.array([names.index(s) for s in labels], np.int64)
+    x = images.astype(np.float32).transpose(0, 3, 1, 2)  # N, C, H, W
+    cut = int(0.9 * len(x))
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * (cut // 128 + 1)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
@@ -137,13 +160,7 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
         t0, total = time.time(), 0.0
         for i in range(0, cut, 128):
             idx = order[i:i + 128]
-            xb = x[idx].copy()
-            turn = rng.random(len(idx)) < 0.5  # either way up: the same card
-            xb[turn] = xb[turn][:, :, ::-1, ::-1]
-            for k in np.nonzero(rng.random(len(idx)) < 0.15)[0]:
-                xb[k] = _erase_edge(xb[k], rng)
-            for k in np.nonzero(rng.random(len(idx)) < cover)[0]:
-                xb[k] = _cover_with_card(xb[k], xb[int(rng.integers(len(idx)))], rng)
+            xb = augment(x[idx].copy()) if augment is not None else x[idx]
             opt.zero_grad()
             loss = loss_fn(net(torch.from_numpy(xb)), torch.from_numpy(y[idx]))
             loss.backward()

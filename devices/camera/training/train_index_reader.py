@@ -15,7 +15,6 @@ the card classifier's (100,000 and up). The last tenth is held back for the vali
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
@@ -23,8 +22,8 @@ from devices.camera.card_classifier import OTHER
 from devices.camera.index_reader import WEIGHTS, _corner_maps, corner_crops
 from devices.camera.recognizer import order_quad
 from devices.camera.training.crops import _jitter
-from devices.camera.training.train_card_classifier import _accuracy, _to_numpy, save
 from devices.camera.training.train_card_classifier import build as build_classifier
+from devices.camera.training.train_card_classifier import fit, save
 from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideScene, _index_boxes, wide_scene
 from studio.cards import DeckArt, DeckKind
 
@@ -93,37 +92,14 @@ def build(n_classes: int):  # type: ignore[no-untyped-def]
 
 
 def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0):  # type: ignore[no-untyped-def]
-    """Train on the first nine tenths, report accuracy on the rest."""
+    """Train on the first nine tenths, report accuracy on the rest (no augmentation: the
+    corners are upright, and the crops' jitter is the outline's)."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(2)
-    rng = np.random.default_rng(seed)
     names = sorted(set(labels) - {OTHER}) + [OTHER]
-    y = np.array([names.index(s) for s in labels], np.int64)
-    x = images.astype(np.float32).transpose(0, 3, 1, 2)
-    cut = int(0.9 * len(x))
-    net = build(len(names))
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    steps = epochs * (cut // 128 + 1)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
-    for epoch in range(epochs):
-        net.train()
-        order = rng.permutation(cut)
-        t0, total = time.time(), 0.0
-        for i in range(0, cut, 128):
-            idx = order[i:i + 128]
-            opt.zero_grad()
-            loss = loss_fn(net(torch.from_numpy(x[idx])), torch.from_numpy(y[idx]))
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        acc = _accuracy(net, x[cut:], y[cut:])
-        print(f"epoch {epoch + 1}: loss {total / cut:.4f}, validation {100 * acc:.2f}% "
-              f"({time.time() - t0:.0f} s)", flush=True)
-    return _to_numpy(net, names), _accuracy(net, x[cut:], y[cut:])
+    return fit(build(len(names)), images, labels, names, epochs, np.random.default_rng(seed))
 
 
 def main() -> None:
