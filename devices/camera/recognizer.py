@@ -714,7 +714,7 @@ class Recognizer:
                 cand, cells = self._judge_partial(frame, quad, shortlist)
             if cand.accepted and self._vetoed(frame, quad, cand.label):
                 continue
-            by_index = False
+            index_read = False  # the index reader was asked about this outline already
             if not cand.accepted:
                 guess = self._guess(frame, quad) if self._classifier is not None else None
                 learned = self._learned(frame, quad, shortlist, cand.label, guess)
@@ -725,13 +725,16 @@ class Recognizer:
                         named = self._named_by_index(frame, quad, cand.label, guess)
                         if named is None:
                             continue
-                        refit, by_index = (named, None), True
+                        refit, index_read = (named, None), True
                     cand, cells = refit
                 else:
                     if self._index_unconfirmed(frame, quad, learned.label):
                         continue
+                    # (confirmed: its index reads this card, so it cannot read another)
                     cand, cells = learned, None
-            if not by_index and self._index_refuses(frame, quad, cand.label):
+                    index_read = self._index_reader is not None and \
+                        self.options.index_confirms_learned
+            if not index_read and self._index_refuses(frame, quad, cand.label):
                 continue
             named_share = on_named.reshape(ROWS, CANON_H // ROWS, COLS, CANON_W // COLS).mean(
                 axis=(1, 3))
