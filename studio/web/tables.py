@@ -172,8 +172,6 @@ class TableService:
         self._flushes: deque[tuple[Writer, str]] = deque()
         self.joined: dict[Any, Any] = {}
         self._pumping = False
-        self._in_states = False  # the states owed are going out (`_send_states`), and the
-        self._pass_public: tuple[str, str | None] | None = None  # public part they read
         self.states_held = False  # the views are being fetched (an edge): states wait
         # or only these audiences' states wait (the players whose views a burst changed),
         # with what was held back of theirs
@@ -310,26 +308,20 @@ class TableService:
             self._flush_some(FANOUT_CHUNK)
 
     def _send_states(self, budget: int) -> bool:
-        """The states owed, up to `budget` (False: some are left for the next turn). The
-        table's public part is read once for the pass (`shared_state`): nothing changes it
-        while the pass runs."""
+        """The states owed, up to `budget` (False: some are left for the next turn)."""
         due, held_for = self._due, self.held_for
-        self._in_states = True
-        try:
-            while due and not self.states_held:
-                if budget <= 0:
-                    return False
-                budget -= 1
-                entry = due.popleft()
-                if held_for is not None and entry[1] in held_for:
-                    self._held_due.append(entry)
-                    continue
-                try:
-                    entry[0]()
-                except Exception:  # one broken client must not stop the others
-                    log.exception("table %s: a state failed", self.table_id)
-        finally:
-            self._in_states, self._pass_public = False, None
+        while due and not self.states_held:
+            if budget <= 0:
+                return False
+            budget -= 1
+            entry = due.popleft()
+            if held_for is not None and entry[1] in held_for:
+                self._held_due.append(entry)
+                continue
+            try:
+                entry[0]()
+            except Exception:  # one broken client must not stop the others
+                log.exception("table %s: a state failed", self.table_id)
         return True
 
     def _flush_some(self, budget: int) -> None:
@@ -428,12 +420,7 @@ class TableService:
         seat): encoded and framed once for them all, and the very same object as long as
         neither the table nor the player's part changed (the client skips it then). Its
         server time is the time the table's public part last changed."""
-        public = self._pass_public
-        if public is None:
-            public = self._public_text()
-            if self._in_states:  # read once for the pass (`_send_states`)
-                self._pass_public = public
-        head, rnd = public
+        head, rnd = self._public_text()
         mine = None if rnd is None else self.actor.personal_text(audience.split(":", 1)[1])
         out = self._shared.get(mine)  # (the public part is the same for every entry)
         if out is None:

@@ -27,7 +27,8 @@ Each step, against the commit before it, the same way: a burst's later frames jo
 outbox without `_take`/`_put`, the shared state taken without `_next_state`, the queue's
 emptiness read off its deque, joined bursts keyed by their frames (8.3 -> 7.2); the event's
 form chosen in the delivery loop, and the flush pass skipping the clients their state's write
-served (7.8 -> 6.1); the public part read once a pass of states (within the noise); a burst's
+served (7.8 -> 6.1); the public part read once a pass of states (within the noise, so taken
+out again at the session's end: a cache for nothing); a burst's
 first frame taken in `deliver_text` (6.2 -> 5.8); no flush asked for it, the state owed
 writes it (5.1 -> 4.6); the clients owed a state in a deque, not an OrderedDict popped from
 the front (5.0 -> 4.1: a sixth of the fan-out in py-spy). Tried and not kept, no difference
