@@ -18,7 +18,9 @@ Truth follows issue 16's rule: a face-up card counts when at least 45% of its fa
 
 from __future__ import annotations
 
+import copy
 import math
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -332,10 +334,10 @@ def _share(labels: np.ndarray, label: int, quad: np.ndarray) -> float:
     return float(((labels == label) & (mask > 0)).sum()) / max(1, total)
 
 
-def _finish(rng: np.random.Generator, frame: np.ndarray,
-            notes: dict[str, object]) -> np.ndarray:
-    """Exposure, contrast, colour temperature, vignetting, specular highlight, blur, motion
-    blur, sensor noise and JPEG, each randomised."""
+def _look(rng: np.random.Generator, frame: np.ndarray,
+          notes: dict[str, object]) -> np.ndarray:
+    """Exposure, contrast, colour temperature, vignetting, specular highlight, blur and motion
+    blur, each randomised: the lens and the light, the same for every frame of one camera."""
     img = frame / 255.0
     exposure = float(rng.uniform(0.6, 1.45))
     temp = float(rng.uniform(-1, 1))
@@ -368,29 +370,61 @@ def _finish(rng: np.random.Generator, frame: np.ndarray,
                                       float(rng.uniform(0, 180)), 1.0)
         kernel = cv2.warpAffine(kernel, rot, (motion, motion))
         out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
+    notes.update(exposure=round(exposure, 2), temperature=round(temp, 2),
+                 vignette=round(vignette, 2), contrast=round(contrast, 2), blur=round(blur, 2),
+                 motion=motion)
+    return out
+
+
+def _sensor(rng: np.random.Generator, out: np.ndarray, notes: dict[str, object],
+            shot: np.random.Generator | None = None) -> np.ndarray:
+    """Sensor noise and JPEG. `shot`: this frame's own noise (a camera's frames share its noise
+    level and quality, not its noise), with a flicker of the light of about 1%."""
     noise = float(rng.uniform(1.0, 8.0))
-    out = out + rng.normal(0, noise, out.shape).astype(np.float32)
+    if shot is None:
+        out = out + rng.normal(0, noise, out.shape).astype(np.float32)
+    else:
+        out = out * float(shot.normal(1.0, 0.01)) + shot.normal(0, noise, out.shape).astype(
+            np.float32)
     quality = int(rng.integers(70, 93))
     ok, jpeg = cv2.imencode(".jpg", np.clip(out, 0, 255).astype(np.uint8),
                             [cv2.IMWRITE_JPEG_QUALITY, quality])
     assert ok
-    notes.update(exposure=round(exposure, 2), temperature=round(temp, 2),
-                 vignette=round(vignette, 2), contrast=round(contrast, 2), blur=round(blur, 2),
-                 motion=motion, noise=round(noise, 1), jpeg=quality)
+    notes.update(noise=round(noise, 1), jpeg=quality)
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
 
-def wide_scene(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None) -> WideScene:
-    """One seeded, domain-randomised scene of this art and deck kind."""
-    art = DeckArt(art)
-    if kind is None:
-        kind = DeckKind.FRENCH_52 if art is DeckArt.FRENCH else DeckKind.ITALIAN_40
-    kind = DeckKind(kind)
-    rng = np.random.default_rng([seed, list(DeckArt).index(art), list(DeckKind).index(kind)])
+@dataclass
+class _Plan:
+    """Everything a seed draws for a scene, before anything is drawn: the camera, the felt, the
+    cards (code, face up, table x, y, angle, bend, in drawing order: each place's later cards
+    on top), the chip stacks, the dealer's hand (table x, y, angle, scale, skin) if any."""
+
+    hom: np.ndarray
+    notes: dict[str, object]
+    felt: np.ndarray
+    art: DeckArt
+    aspect: float
+    cards: list[tuple[str, bool, float, float, float, float]]
+    places: list[int]  # each card's place (0: the dealer's)
+    chips: list[tuple[float, float, np.ndarray, float, int]]
+    hand: tuple[float, float, float, float, np.ndarray] | None
+
+    def flat_quad(self, i: int) -> np.ndarray:
+        """The image quad of card i's flat corners (TL, TR, BR, BL)."""
+        _, _, x, y, a, _ = self.cards[i]
+        return _card_points(self.hom, x, y, a, CARD_WIDTH, CARD_WIDTH * self.aspect, 0.0,
+                            np.array([0, 1, 1, 0.0]), np.array([0, 0, 1, 1.0]))
+
+
+def _rng(seed: int, art: DeckArt, kind: DeckKind) -> np.random.Generator:
+    return np.random.default_rng([seed, list(DeckArt).index(art), list(DeckKind).index(kind)])
+
+
+def _plan(rng: np.random.Generator, art: DeckArt, kind: DeckKind) -> _Plan:
     hom, notes = random_camera(rng)
     felt, felt_name = _felt(rng, hom)
     notes["felt"] = felt_name
-    canvas = _Canvas(felt)
     back = prepared_card(None, art)
     aspect = back.shape[0] / back.shape[1]
     pool = deck(kind)
@@ -402,52 +436,165 @@ def wide_scene(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None
     for _ in range(total - len(counts)):
         counts[int(rng.integers(len(counts)))] += 1
     face_down = int(rng.integers(total)) if rng.random() < 0.3 else -1
-    label = 0
-    cards: list[tuple[int, str, bool, np.ndarray]] = []
-    chips = []
-    for (px, py), count in zip(places, counts, strict=False):
+    plan = _Plan(hom, notes, felt, art, aspect, [], [], [], None)
+    spots_for_chips = []
+    for place, ((px, py), count) in enumerate(zip(places, counts, strict=False)):
         style, spots = _layout(rng, count, px, py, aspect)
         notes.setdefault("layouts", []).append(f"{style}{count}")  # type: ignore[union-attr]
         for x, y, a in spots:
-            label += 1
             # eight-deck shoes: the same card may lie on the table twice
             code = pool[int(rng.integers(len(pool)))].code
-            up = len(cards) != face_down
-            scan = prepared_card(code if up else None, art)
+            up = len(plan.cards) != face_down
             bend = float(rng.choice([0.0, rng.uniform(-7, 7)]))
-            quad = _draw_card(canvas, hom, scan, x, y, a, aspect, bend, label)
-            cards.append((label, code, up, quad))
-        chips.append((px + rng.uniform(-120, 120), py + rng.uniform(70, 140)))
-    for cx, cy in chips[:int(rng.integers(0, len(chips) + 2))]:
-        label += 1
+            plan.cards.append((code, up, x, y, a, bend))
+            plan.places.append(place)
+        spots_for_chips.append((px + rng.uniform(-120, 120), py + rng.uniform(70, 140)))
+    for cx, cy in spots_for_chips[:int(rng.integers(0, len(spots_for_chips) + 2))]:
         colour = np.array(CHIP_COLOURS[int(rng.integers(len(CHIP_COLOURS)))], np.float32)
         radius = float(rng.uniform(18, 22))
         stack = int(rng.integers(1, 6))
+        plan.chips.append((cx, cy, colour, radius, stack))
+    if plan.cards and rng.random() < 0.2:  # one scene in five: the dealer's hand over a card
+        target = plan.flat_quad(int(rng.integers(len(plan.cards))))
+        tx, ty = _project(np.linalg.inv(hom), target.mean(axis=0))[0]
+        skin = np.array(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], np.float32)
+        plan.hand = (float(tx + rng.uniform(-30, 30)), float(ty - rng.uniform(40, 90)),
+                     float(rng.normal(0, 20)), float(rng.uniform(0.85, 1.15)), skin)
+        notes["hand"] = True
+    return plan
+
+
+def _draw(plan: _Plan, shown: Collection[int] | None = None,
+          hand: tuple[float, float, float, float, np.ndarray] | None = None
+          ) -> tuple[_Canvas, list[WideTruth]]:
+    """The felt with the plan's cards numbered in `shown` (all: None), its chips and `hand`,
+    and the truth of the cards drawn (in the plan's order)."""
+    canvas = _Canvas(plan.felt)
+    drawn, quads, labels = [], [], []
+    for label, card in enumerate(plan.cards, 1):
+        if shown is not None and label - 1 not in shown:
+            continue
+        code, up, x, y, a, bend = card
+        scan = prepared_card(code if up else None, plan.art)
+        quads.append(_draw_card(canvas, plan.hom, scan, x, y, a, plan.aspect, bend, label))
+        drawn.append(card)
+        labels.append(label)
+    label = len(plan.cards)
+    for cx, cy, colour, radius, stack in plan.chips:
+        label += 1
         polys = []
         for level in range(stack):
-            rim = _project(hom, _ellipse(cx, cy, radius, radius, 0))
+            rim = _project(plan.hom, _ellipse(cx, cy, radius, radius, 0))
             rim[:, 1] -= 3.5 * level
             polys.append(rim)
         _draw_polys(canvas, polys, colour, label, 0.3, 0.7)
-    if cards and rng.random() < 0.2:  # one scene in five: the dealer's hand over a card
-        label += 1
-        _, _, _, target = cards[int(rng.integers(len(cards)))]
-        tx, ty = _project(np.linalg.inv(hom), target.mean(axis=0))[0]
-        skin = np.array(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], np.float32)
-        _draw_polys(canvas, _hand(hom, float(tx + rng.uniform(-30, 30)),
-                                  float(ty - rng.uniform(40, 90)), float(rng.normal(0, 20)),
-                                  float(rng.uniform(0.85, 1.15))), skin, label)
-        notes["hand"] = True
+    if hand is not None:
+        hx, hy, angle, scale, skin = hand
+        _draw_polys(canvas, _hand(plan.hom, hx, hy, angle, scale), skin, label + 1)
     truth = []
-    french = art is DeckArt.FRENCH
-    for lab, code, up, quad in cards:
+    french = plan.art is DeckArt.FRENCH
+    for lab, (code, up, *_), quad in zip(labels, drawn, quads, strict=True):
         visible = float((canvas.labels == lab).sum()) / max(1, canvas.areas.get(lab, 1))
         tl, br = (_share(canvas.labels, lab, box) for box in _index_boxes(quad))
         index = max(tl, br)
         counts_ = up and visible >= MIN_VISIBLE and (not french or index >= MIN_INDEX_VISIBLE)
         truth.append(WideTruth(code, up, quad.astype(np.float32), visible, index, counts_,
                                (tl, br)))
-    frame = _finish(rng, canvas.frame, notes)
+    return canvas, truth
+
+
+def _pose(hom: np.ndarray) -> CameraPose:
     corners = _project(hom, np.array([[0, 0], [TABLE_W, 0], [TABLE_W, TABLE_H], [0, TABLE_H]]))
-    camera = CameraPose(tuple((float(x), float(y)) for x, y in corners))
-    return WideScene(frame, camera, truth, notes)
+    return CameraPose(tuple((float(x), float(y)) for x, y in corners))
+
+
+def _kinds(art: DeckArt | str, kind: DeckKind | str | None) -> tuple[DeckArt, DeckKind]:
+    art = DeckArt(art)
+    if kind is None:
+        kind = DeckKind.FRENCH_52 if art is DeckArt.FRENCH else DeckKind.ITALIAN_40
+    return art, DeckKind(kind)
+
+
+def wide_scene(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None) -> WideScene:
+    """One seeded, domain-randomised scene of this art and deck kind."""
+    art, kind = _kinds(art, kind)
+    rng = _rng(seed, art, kind)
+    plan = _plan(rng, art, kind)
+    canvas, truth = _draw(plan, hand=plan.hand)
+    frame = _sensor(rng, _look(rng, canvas.frame, plan.notes), plan.notes)
+    return WideScene(frame, _pose(plan.hom), truth, plan.notes)
+
+
+@dataclass(frozen=True)
+class WideFrame:
+    """One frame of a deal: the picture, the truth of the cards on the felt (in the plan's
+    order), how many cards were dealt, and whether the dealer's hand is over the newest."""
+
+    frame: np.ndarray
+    truth: list[WideTruth]
+    cards: tuple[int, ...]  # each truth's card: its number in the plan (the same all deal long)
+    dealt: int
+    hand: bool
+
+
+@dataclass(frozen=True)
+class WideDeal:
+    """A seed's scene dealt card by card, as the live camera sees it: the same camera, light
+    and lens throughout (the still scene's), each frame with its own sensor noise."""
+
+    camera: CameraPose
+    notes: dict[str, object]
+    order: list[int]  # the plan's cards in the order dealt
+    frames: Iterator[WideFrame]
+
+
+def deal_order(places: list[int]) -> list[int]:
+    """Cards dealt round the table, the dealer's place last in each turn, as a dealer does:
+    each place's first card, then each place's second, and so on (a place's later cards lie
+    on top of its earlier ones, so they are dealt later)."""
+    turn: dict[int, int] = {}
+    keyed = []
+    for i, place in enumerate(places):
+        keyed.append((turn.get(place, 0), place == 0, place, i))
+        turn[place] = turn.get(place, 0) + 1
+    return [i for *_, i in sorted(keyed)]
+
+
+def wide_deal(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None, *,
+              opening: int = 3, hand_frames: int = 2, still_frames: int = 10) -> WideDeal:
+    """Seed `seed`'s scene (wide_scene's cards, chips, camera and light; not its random hand)
+    dealt one card at a time: `opening` frames of the felt with the bets alone, then for each
+    card `hand_frames` frames with the dealer's hand over it as it is laid and `still_frames`
+    with the table still (a camera at 5 frames a second, two seconds a card)."""
+    art, kind = _kinds(art, kind)
+    rng = _rng(seed, art, kind)
+    plan = _plan(rng, art, kind)
+    look_rng = copy.deepcopy(rng)  # after the plan, as the still scene's finish begins
+    order = deal_order(plan.places)
+    moves = np.random.default_rng([seed, list(DeckArt).index(art), list(DeckKind).index(kind),
+                                   1])
+    skin = np.array(SKIN_TONES[int(moves.integers(len(SKIN_TONES)))], np.float32)
+    hands = []
+    for i in order:
+        tx, ty = _project(np.linalg.inv(plan.hom), plan.flat_quad(i).mean(axis=0))[0]
+        hands.append((float(tx + moves.uniform(-25, 25)), float(ty - moves.uniform(45, 80)),
+                      float(moves.normal(0, 15)), float(moves.uniform(0.85, 1.15)), skin))
+
+    def frames() -> Iterator[WideFrame]:
+        n = 0
+        for dealt in range(len(order) + 1):
+            shown = set(order[:dealt])
+            for hand, count in ((True, hand_frames), (False, still_frames if dealt else opening)):
+                if hand and not dealt:
+                    continue
+                canvas, truth = _draw(plan, shown, hands[dealt - 1] if hand else None)
+                after_look = copy.deepcopy(look_rng)
+                looked = _look(after_look, canvas.frame, plan.notes)
+                for _ in range(count):
+                    shot = np.random.default_rng([seed, list(DeckArt).index(art),
+                                                  list(DeckKind).index(kind), 2, n])
+                    frame = _sensor(copy.deepcopy(after_look), looked, plan.notes, shot)
+                    n += 1
+                    yield WideFrame(frame, truth, tuple(sorted(shown)), dealt, hand)
+
+    return WideDeal(_pose(plan.hom), plan.notes, order, frames())
