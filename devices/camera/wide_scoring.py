@@ -7,15 +7,23 @@
 - false: detections whose code is not a face-up card lying under the detection's centre (a
   wrong name, a card named on a back, a chip, a hand or the felt). Naming a card that shows
   less than the rule asks is neither right nor false.
+
+The live path (`LiveTally`, a deal's frames through the recogniser, tracker and voter) is
+scored on what the table is told, the voter's reports, by the same rules: a card is expected
+when it counts in a frame where the table lies still after it was laid; it is right when a
+report with its code lies inside it at that report's frame; a report over no face-up card of
+its code is false, and a second report of a card already reported is counted apart (the
+cross-check ignores it, but it is not what the voter is for).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from devices.camera.recognizer import Detection
 from devices.camera.scoring import Tally, inside
-from devices.camera.wide_scenes import WideTruth
+from devices.camera.voting import CardSeen
+from devices.camera.wide_scenes import WideFrame, WideTruth
 
 
 @dataclass
@@ -55,3 +63,66 @@ def score_wide(detections: list[Detection], truth: list[WideTruth]) -> WideTally
             tally.false_examples.append(f"{d.code}@{d.center[0]:.0f},{d.center[1]:.0f}")
     tally.perfect = int(tally.right == tally.expected and tally.false == 0)
     return tally
+
+
+@dataclass
+class LiveTally:
+    """The live path over deals: reports scored as the module docstring says, and the frames
+    from each card's first frame on the felt to its report."""
+
+    expected: int = 0
+    right: int = 0
+    false: int = 0
+    repeated: int = 0
+    frames_to_report: list[int] = field(default_factory=list)
+    false_examples: list[str] = field(default_factory=list)
+
+    @property
+    def right_pct(self) -> float:
+        return 100.0 * self.right / max(1, self.expected)
+
+    def add(self, other: LiveTally) -> None:
+        self.expected += other.expected
+        self.right += other.right
+        self.false += other.false
+        self.repeated += other.repeated
+        self.frames_to_report += other.frames_to_report
+        self.false_examples += other.false_examples
+
+
+@dataclass
+class LiveScorer:
+    """One deal: give it each frame with the reports the live path made on it."""
+
+    landed: dict[int, int] = field(default_factory=dict)  # card -> frame it first showed
+    counted: set[int] = field(default_factory=set)
+    reported: dict[int, int] = field(default_factory=dict)  # card -> frame of its report
+    tally: LiveTally = field(default_factory=LiveTally)
+    frames: int = 0
+
+    def frame(self, frame: WideFrame, reports: list[CardSeen]) -> None:
+        n = self.frames
+        self.frames += 1
+        for card, t in zip(frame.cards, frame.truth, strict=True):
+            self.landed.setdefault(card, n)
+            if t.counts and not frame.hand:
+                self.counted.add(card)
+        for r in reports:
+            under = [card for card, t in zip(frame.cards, frame.truth, strict=True)
+                     if t.face_up and t.code == r.code and inside(t, r.center)]
+            if not under:
+                self.tally.false += 1
+                self.tally.false_examples.append(
+                    f"frame {n}: {r.code}@{r.center[0]:.0f},{r.center[1]:.0f}")
+            elif under[-1] in self.reported:  # the top card of its code there
+                self.tally.repeated += 1
+            else:
+                self.reported[under[-1]] = n
+
+    def done(self) -> LiveTally:
+        """The deal's tally (call once, after its last frame)."""
+        right = self.counted & self.reported.keys()
+        self.tally.expected = len(self.counted)
+        self.tally.right = len(right)
+        self.tally.frames_to_report = [self.reported[c] - self.landed[c] for c in sorted(right)]
+        return self.tally

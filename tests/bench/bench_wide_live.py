@@ -1,0 +1,109 @@
+"""The live path on the wide scenes: each seed's scene dealt card by card (wide_deal: the
+dealer's hand over each card as it is laid, then the table still, five frames a second, each
+frame with its own sensor noise) through what a table runs on its camera: the recogniser, the
+tracker and the voter (voting.CameraCardSource). Issue 16's time goal is for this path
+("calibrated, tracked").
+
+    .venv/bin/python -m tests.bench.bench_wide_live [--deals 50] [--split held-out|tune]
+        [--first-seed N] [--decks napoletane,...] [--modes calibrated,uncalibrated]
+
+For each deck and mode, two runs over the same frames: tracked (the live path) and every frame
+recognised (the baseline, same run). Printed: the cards the table was told right (of the cards
+that counted once laid, issue 16's rule), false reports, repeated reports, frames from a card's
+first frame on the felt to its report (median), and ms per frame of the whole path (mean, p95;
+the frames that reuse the last detections cost a thumbnail). One core (OpenCV one thread).
+
+Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
+use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import cv2
+
+from devices.camera.recognizer import Recognizer
+from devices.camera.tracking import StillTracker
+from devices.camera.voting import CameraCardSource, CardVoter
+from devices.camera.wide_scenes import wide_deal
+from devices.camera.wide_scoring import LiveScorer, LiveTally
+
+DECKS = {"napoletane": ("napoletane", "italian40"), "piacentine": ("piacentine", "italian40"),
+         "french40": ("french", "french40"), "french52": ("french", "french52")}
+HELD_OUT_DEAL_BASE = 9_100_000  # no still run has used these seeds (bench_wide_scenes)
+FRAME_S = 0.2  # five frames a second
+
+
+def source(art: str, kind: str, deal_camera: object, calibrated: bool,
+           tracked: bool) -> CameraCardSource:
+    """The table's card source for this deal's camera, as CameraCardSource.calibrated makes it
+    (the view made at start-up), with this deck's kind."""
+    pose = deal_camera if calibrated else None
+    recognizer = Recognizer(art, kind, camera=pose)
+    if pose is not None:
+        recognizer.view(pose)
+    voter = CardVoter()
+    return CameraCardSource(recognizer, voter, StillTracker(settle=voter.need) if tracked else None)
+
+
+def run_deals(deck: str, seeds: range, mode: str) -> dict[str, tuple[LiveTally, list[float]]]:
+    """Each deal's frames through the tracked path and the every-frame path."""
+    art, kind = DECKS[deck]
+    out = {name: (LiveTally(), []) for name in ("tracked", "every frame")}
+    for seed in seeds:
+        deal = wide_deal(seed, art, kind)
+        paths = {name: (source(art, kind, deal.camera, mode == "calibrated",
+                               name == "tracked"), LiveScorer()) for name in out}
+        for n, frame in enumerate(deal.frames):
+            for name, (path, scorer) in paths.items():
+                t0 = time.perf_counter()
+                reports = path.feed(frame.frame, n * FRAME_S)
+                out[name][1].append((time.perf_counter() - t0) * 1000)
+                scorer.frame(frame, reports)
+        for name, (_, scorer) in paths.items():
+            tally = scorer.done()
+            tally.false_examples = [f"{seed} {x}" for x in tally.false_examples]
+            out[name][0].add(tally)
+    return out
+
+
+def line(name: str, tally: LiveTally, ms: list[float]) -> str:
+    s = sorted(ms)
+    lag = statistics.median(tally.frames_to_report) if tally.frames_to_report else float("nan")
+    return (f"  {name:<26} right {tally.right_pct:7.2f}% ({tally.right}/{tally.expected})  "
+            f"false {tally.false:>3}  repeated {tally.repeated:>3}  report after {lag:4.1f} "
+            f"frames  {statistics.mean(s):6.2f} ms/frame (p95 {s[int(0.95 * len(s))]:6.2f}, "
+            f"{len(s)} frames)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=50)
+    parser.add_argument("--split", choices=("held-out", "tune"), default="held-out")
+    parser.add_argument("--first-seed", type=int, default=None)
+    parser.add_argument("--decks", default=",".join(DECKS))
+    parser.add_argument("--modes", default="calibrated,uncalibrated")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    first = args.first_seed if args.first_seed is not None else (
+        HELD_OUT_DEAL_BASE if args.split == "held-out" else 0)
+    seeds = range(first, first + args.deals)
+    print(f"wide deals ({args.split}, seeds {first}..{seeds[-1]}), {args.deals} per deck, "
+          "one core")
+    for deck in args.decks.split(","):
+        print(deck, flush=True)
+        for mode in args.modes.split(","):
+            runs = run_deals(deck, seeds, mode)
+            for name, (tally, ms) in runs.items():
+                print(line(f"{mode} {name}", tally, ms), flush=True)
+                if tally.false_examples:
+                    print("    false:", ", ".join(tally.false_examples[:8]))
+            tracked, every = (statistics.mean(runs[k][1]) for k in ("tracked", "every frame"))
+            print(f"  {mode}: tracked / every frame = {tracked / every:.2f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main()
