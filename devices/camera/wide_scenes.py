@@ -384,8 +384,11 @@ def _sensor(rng: np.random.Generator, out: np.ndarray, notes: dict[str, object],
     if shot is None:
         out = out + rng.normal(0, noise, out.shape).astype(np.float32)
     else:
-        out = out * float(shot.normal(1.0, 0.01)) + shot.normal(0, noise, out.shape).astype(
-            np.float32)
+        gain = float(shot.normal(1.0, 0.01))
+        grain = np.empty(out.shape, np.float32)
+        cv2.setRNGSeed(int(shot.integers(1 << 31)))  # OpenCV's normal draws: 5x numpy's speed
+        cv2.randn(grain, 0.0, noise)
+        out = cv2.scaleAdd(out, gain, grain)
     quality = int(rng.integers(70, 93))
     ok, jpeg = cv2.imencode(".jpg", np.clip(out, 0, 255).astype(np.uint8),
                             [cv2.IMWRITE_JPEG_QUALITY, quality])
