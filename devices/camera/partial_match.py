@@ -106,20 +106,26 @@ def _cell_errors(p: CellSums, t: CellSums, pt: np.ndarray, cells: np.ndarray) ->
 
 def visible_cells(patch: np.ndarray, template: np.ndarray, limits: PartialLimits,
                   patch_sums: CellSums | None = None,
-                  template_sums: CellSums | None = None) -> tuple[np.ndarray, float]:
+                  template_sums: CellSums | None = None,
+                  hidden: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """The cells where the patch is this template (iterated: drop what does not match,
-    normalise again on the rest) and the mean error on them."""
+    normalise again on the rest) and the mean error on them. `hidden`: cells known to be
+    covered (another card named on them), never counted as showing."""
     p = patch_sums or CellSums.of(patch)
     t = template_sums or CellSums.of(template)
     pt = cell_sums(patch * template)
-    cells = np.ones((ROWS, COLS), bool)
+    allowed = np.ones((ROWS, COLS), bool) if hidden is None else ~hidden
+    cells = allowed.copy()
+    if cells.sum() < 2:
+        return cells, float("inf")
     errors = _cell_errors(p, t, pt, cells)
     for step in range(limits.iterations):
-        keep = errors < limits.cell_error
+        keep = (errors < limits.cell_error) & allowed
         if step == 0 and keep.sum() < limits.min_cells:
             # much of the card covered spoils the first normalisation: start from the cells
             # that match best instead
-            keep = errors <= np.sort(errors, axis=None)[limits.min_cells - 1]
+            ranked = np.sort(errors[allowed], axis=None)
+            keep = (errors <= ranked[min(limits.min_cells, ranked.size) - 1]) & allowed
         if keep.sum() < 2:
             return keep, float("inf")
         if np.array_equal(keep, cells):
@@ -151,17 +157,18 @@ def covered_from_outside(cells: np.ndarray) -> bool:
 def judge_partial(patch: np.ndarray, templates: np.ndarray, order: np.ndarray,
                   ids: np.ndarray, back_ids: set[int],
                   limits: PartialLimits = PartialLimits(),
-                  template_sums: list[CellSums] | None = None) -> PartialVerdict:
+                  template_sums: list[CellSums] | None = None,
+                  hidden: np.ndarray | None = None) -> PartialVerdict:
     """Name the card in `patch` (canonical size, any per-channel scale) from its visible
     cells. `templates`: the deck's canonical images; `order`: template indices to consider,
     best whole-card scores first (the shortlist); `ids`: template -> card identity (both ways
     up share one); `back_ids`: identities of the card back; `template_sums`: the templates'
-    `CellSums`, made once per deck."""
+    `CellSums`, made once per deck; `hidden`: (ROWS, COLS) cells known covered."""
     tried: list[tuple[int, int, float, np.ndarray]] = []
     patch_sums = CellSums.of(patch)
     for i in order[:limits.candidates]:
         cells, error = visible_cells(patch, templates[i], limits, patch_sums,
-                                     template_sums[i] if template_sums else None)
+                                     template_sums[i] if template_sums else None, hidden)
         if error <= limits.max_error:
             tried.append((int(i), int(cells.sum()), error, cells))
     if not tried:

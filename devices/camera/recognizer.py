@@ -212,6 +212,9 @@ class Options:
     # (with a second method agreeing) or refuses another name (index_reader.py)
     index_reader: bool = True
     index_confirms_learned: bool = True  # ... and confirms the classifier's covered cards
+    # the partial judge counts no cell lying on a card named already as showing (they were
+    # matched, and the card then dropped as "what matched is a card named already")
+    named_hide: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
@@ -703,7 +706,10 @@ class Recognizer:
                 (CANON_W, CANON_H), flags=cv2.INTER_NEAREST).astype(np.float32)
             if float(on_named.mean()) > 1.0 - MIN_SHOWING:
                 continue  # too little of it can show
-            cand, cells = self._judge_partial(frame, quad, shortlist)
+            named_share = on_named.reshape(ROWS, CANON_H // ROWS, COLS, CANON_W // COLS).mean(
+                axis=(1, 3))
+            hidden = named_share > 0.5 if self.options.named_hide else None
+            cand, cells = self._judge_partial(frame, quad, shortlist, hidden)
             fitted_to: str | None = None
             if not cand.accepted and self.options.partial_align and cand.label != BACK \
                     and cand.cell_error <= 2 * self.thresholds.partial.max_error:
@@ -711,7 +717,7 @@ class Recognizer:
                 # to the card it nearly is (the covered part only weighs the fit down)
                 fitted_to = cand.label
                 quad = self._fit_quad(frame, view, rect, quad, cand.label)
-                cand, cells = self._judge_partial(frame, quad, shortlist)
+                cand, cells = self._judge_partial(frame, quad, shortlist, hidden)
             if cand.accepted and self._vetoed(frame, quad, cand.label):
                 continue
             index_read = False  # the index reader was asked about this outline already
@@ -736,8 +742,6 @@ class Recognizer:
                         self.options.index_confirms_learned
             if not index_read and self._index_refuses(frame, quad, cand.label):
                 continue
-            named_share = on_named.reshape(ROWS, CANON_H // ROWS, COLS, CANON_W // COLS).mean(
-                axis=(1, 3))
             if cells is not None and int((named_share[cells] > 0.5).sum()) > 1:
                 continue  # what matched is a card named already
             out.append(cand)
@@ -827,8 +831,9 @@ class Recognizer:
         return (cand, cells) if cand.accepted else None
 
     def _judge_partial(self, frame: np.ndarray, quad: np.ndarray, shortlist: np.ndarray | None,
-                       ) -> tuple[Candidate, np.ndarray | None]:
-        """Judge a card from the part of it that shows (partial_match.py)."""
+                       hidden: np.ndarray | None = None) -> tuple[Candidate, np.ndarray | None]:
+        """Judge a card from the part of it that shows (partial_match.py); `hidden`: its cells
+        known covered (by cards named already)."""
         warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS * FINE - np.float32(0.5))
         big = cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
                                   flags=cv2.INTER_LINEAR)
@@ -840,7 +845,8 @@ class Recognizer:
         if self._template_sums is None:
             self._template_sums = [CellSums.of(t) for t in self.templates.images]
         verdict = judge_partial(patch, self.templates.images, order, self._label_ids,
-                                self._back_ids, self.thresholds.partial, self._template_sums)
+                                self._back_ids, self.thresholds.partial, self._template_sums,
+                                hidden)
         label = self.templates.labels[verdict.index] if verdict.index >= 0 else BACK
         return Candidate(quad, label, 1.0 - verdict.error / 2, verdict.separation,
                          verdict.error, verdict.accepted and label != BACK), verdict.visible
