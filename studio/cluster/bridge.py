@@ -16,7 +16,7 @@ import logging
 import secrets
 from typing import Any
 
-from studio.cluster import wire
+from studio.cluster import timeline, wire
 from studio.table.actor import TableActor
 
 log = logging.getLogger(__name__)
@@ -39,8 +39,10 @@ class TableBridge:
         self._named: set[str] = set()
         self._viewed: Any = None  # the actor's state at the last burst (`_flush`)
         self._flushing = False
-        # bursts, in order: (seq, the events' messages, the players whose views may change)
-        self._out: asyncio.Queue[tuple[int, list[bytes], set[str]]] = asyncio.Queue()
+        # bursts, in order: (seq, the events' messages, the players whose views may change,
+        # the card the burst deals: the benchmark's timeline)
+        self._out: asyncio.Queue[tuple[int, list[bytes], set[str], str | None]] = \
+            asyncio.Queue()
         # player -> (round, view) last sent (the actor's own object: `personal_entry`)
         self._sent: dict[str, tuple[str | None, dict[str, Any]]] = {}
         self._subs: list[Any] = []
@@ -73,6 +75,8 @@ class TableBridge:
             return
         self._burst.append((audience, event))
         self._named |= wire.named_players(audience, event)
+        if timeline.TIMELINE is not None and event.get("type") == "card_dealt":
+            timeline.TIMELINE.mark("event", event.get("card"))
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().call_soon(self._flush)
@@ -103,7 +107,8 @@ class TableBridge:
                 if named and not everyone:  # only these players' states wait on the edges
                     message["owed"] = sorted(named)
             messages.append(wire.encode(message))
-        self._out.put_nowait((self.seq, messages, named))
+        card = timeline.card_of(events) if timeline.TIMELINE is not None else None
+        self._out.put_nowait((self.seq, messages, named, card))
 
     async def _publisher(self) -> None:
         """Each burst's events first, on the wire at once; then the views of the players it
@@ -114,6 +119,7 @@ class TableBridge:
         owed so far says so ("last"), and the edges' states wait for it."""
         subject = wire.subject(self.table_id, "burst")
         pending: set[str] = set()
+        viewing: str | None = None  # the last card whose views are pending (the timeline)
         while True:
             if pending and self._out.empty():
                 chunk = [pending.pop() for _ in range(min(wire.MAX_PERSONAL, len(pending)))]
@@ -122,14 +128,20 @@ class TableBridge:
                     await self.nc.publish(subject, wire.encode({
                         "epoch": self.epoch, "seq": self.seq, "personal": dict(changed),
                         "last": not pending}))
+                    if not pending and timeline.TIMELINE is not None and viewing:
+                        await self.nc.flush()
+                        timeline.TIMELINE.mark("views", viewing)
                 await asyncio.sleep(0)
                 continue
-            _, messages, named = await self._out.get()
+            _, messages, named, card = await self._out.get()
             for data in messages:
                 await self.nc.publish(subject, data)
             pending |= named
             if pending:
                 await self.nc.flush()  # the events leave before the views are built
+            if card is not None:  # (the timeline is on)
+                timeline.TIMELINE.mark("published", card)  # type: ignore[union-attr]
+                viewing = card if named else viewing
 
     def _changed(self, players: list[str]) -> list[tuple[str, str]]:
         """The players whose views changed since last sent, with their views as the states'

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from studio import ledger
 from studio.clock import Clock
+from studio.cluster import timeline
 from studio.table.actor import TableActor
 from studio.table.devices import AttachedDevices
 from studio.web.frames import Outgoing
@@ -217,6 +218,8 @@ class TableService:
             return
         self._track(audience, event)
         self.seq += 1
+        if timeline.TIMELINE is not None and event.get("type") == "card_dealt":
+            timeline.TIMELINE.card_seen(event.get("card"))  # the writes from now on are its
         paused = bool(self.actor.paused)
         if paused != self._paused_seen:  # players learn of a pause (never its reason)
             self._paused_seen = paused

@@ -165,6 +165,7 @@ from typing import Any
 import aiohttp
 
 from studio import ledger
+from studio.cluster import timeline
 from studio.storage import Store
 from tests.nats_server import nats_server
 
@@ -179,6 +180,9 @@ SHAPES = {"baseline": (0, "asyncio"), "one": (0, "uvloop")}  # (edges, event loo
 # time goes; py-spy is not a dependency). The figures of a profiled run are not reported.
 PROFILE = os.environ.get("BENCH_PROFILE")
 CLIENT_NICE = [0]  # the load processes' niceness (--client-nice)
+TIMELINE = [False]  # --timeline: the studio processes note each card's way (timeline.py)
+MARKS = ("command", "event", "published", "views", "burst_in", "first_write", "views_in",
+         "last_write")
 
 CONFIG = """
 [studio]
@@ -351,6 +355,10 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
         ledger.credit_many(tx, [ledger.Credit(f"c-{p}", p, 10**7) for p in players])
     store.dispose()
     env = {**os.environ, "STUDIO_SECRET": SECRET, "STUDIO_EVENT_LOOP": loop}
+    marks_dir = workdir / f"timeline-{n}-{edges}-{loop}"
+    if TIMELINE[0]:
+        marks_dir.mkdir()
+        env[timeline.ENV] = str(marks_dir)
     shape = Shape(workdir, edges, nats)
     staff, bases = shape.start(config, env)
     clients: Clients | None = None
@@ -376,6 +384,8 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             shown: list[float] = []  # to the state after the card (the page draws it)
             landed: list[float] = []  # to the card's arrival in the client's socket
             landed_last: list[float] = []
+            landed_first: list[float] = []
+            sent_at: dict[str, float] = {}  # each card's command (CLOCK_REALTIME)
             shown_landed: list[float] = []
             spy = str(Path(sys.executable).with_name("py-spy"))
             spies = [subprocess.Popen(  # noqa: ASYNC220 (a profiler beside the bench)
@@ -388,7 +398,7 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             for card in CARDS:
                 await clients.tell({"do": "card", "code": card})
                 sent = time.monotonic()  # CLOCK_MONOTONIC: the load processes' clock too
-                sent_wall = time.time()  # CLOCK_REALTIME: the kernel's receive timestamps
+                sent_wall = sent_at[card] = time.time()  # CLOCK_REALTIME: the kernel's
                 async with dealer.post(f"{staff}/api/tables/{TABLE}/dealer", json={
                         "key": uuid.uuid4().hex, "command": "card", "code": card}) as r:
                     assert (await r.json())["ok"]
@@ -402,16 +412,20 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
                 stamps = [t - sent_wall for a in answers for t in a["arrived"]]
                 landed += stamps
                 landed_last.append(max(stamps))
+                landed_first.append(min(stamps))
                 shown_landed += [t - sent_wall for a in answers for t in a["state_arrived"]]
             cpu = [cpu_s(p.pid) - c for p, c in zip(shape.procs + clients.procs, cpu0,
                                                      strict=True)]
             got = sum(a["bytes"] for a in await clients.report()) - bytes0
             for spy in spies:
                 spy.wait()
+            if TIMELINE[0]:  # the last card's writes are noted once they are over
+                await asyncio.sleep(timeline.SETTLE_S + 0.5)
     finally:
         if clients is not None:
             clients.stop()
         shape.stop()
+    lines = timeline_lines(marks_dir, shape, sent_at) if TIMELINE[0] else []
     return {"bets_s": bets_s, "p50_ms": ms(lags, 0.5), "p99_ms": ms(lags, 0.99),
             "last_ms": ms(last, 0.5), "worst_ms": 1000 * max(last),
             "lasts": "/".join(f"{1000 * t:.0f}" for t in last),
@@ -423,7 +437,24 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             "state_p50_ms": ms(shown, 0.5), "state_p99_ms": ms(shown, 0.99),
             "states": len(shown) / len(CARDS) / n,
             "in_p50_ms": ms(landed, 0.5), "in_p99_ms": ms(landed, 0.99),
-            "in_last_ms": ms(landed_last, 0.5), "in_state_p99_ms": ms(shown_landed, 0.99)}
+            "in_last_ms": ms(landed_last, 0.5), "in_state_p99_ms": ms(shown_landed, 0.99),
+            "in_first_ms": ms(landed_first, 0.5), "timeline": lines}
+
+
+def timeline_lines(marks_dir: Path, shape: Shape, sent_at: dict[str, float]) -> list[str]:
+    """Each studio process's marks (studio/cluster/timeline.py), in ms from the dealer's
+    command (the bench's time.time() before its POST), the median over the cards: a line a
+    process."""
+    out = []
+    for i, proc in enumerate(shape.procs):
+        marks: dict[str, list[float]] = {}
+        for m in timeline.load(marks_dir / f"{proc.pid}.jsonl"):
+            if m["card"] in sent_at:
+                marks.setdefault(m["what"], []).append(m["t"] - sent_at[m["card"]])
+        name = ("table" if shape.edges else "process") if i == 0 else f"edge {i}"
+        out.append(f"{name}: " + ", ".join(
+            f"{what} {ms(marks[what], 0.5):.0f}" for what in MARKS if what in marks))
+    return out
 
 
 def ms(seconds: list[float], q: float) -> float:
@@ -461,11 +492,14 @@ async def main_async(counts: list[int], shapes: list[str], clients: int,
                         f"{r['bytes_per_player']:,.0f} bytes per player per card"),
                         (f"arrival in the client's socket (kernel timestamp): card p50 "
                         f"{r['in_p50_ms']:.0f} ms, p99 {r['in_p99_ms']:.0f} ms, last "
-                        f"{r['in_last_ms']:.0f} ms; the state after it p99 "
+                        f"{r['in_last_ms']:.0f} ms, first {r['in_first_ms']:.0f} ms; the state "
+                        f"after it p99 "
                         f"{r['in_state_p99_ms']:.0f} ms"),
                         (f"card to the state after it (the page draws the card): p50 "
                         f"{r['state_p50_ms']:.0f} ms, p99 {r['state_p99_ms']:.0f} ms "
-                        f"({r['states']:.0%} of the players' cards)")):
+                        f"({r['states']:.0%} of the players' cards)"),
+                        *(f"timeline (ms from the command, median of the cards), {line}"
+                          for line in r["timeline"])):
                     print(f"{'':>31}{line}", flush=True)
     print("Goal: 10,000 players, card to last player p99 <= 150 ms")
 
@@ -485,8 +519,12 @@ def main() -> None:
                     help="the load processes' niceness: 19 leaves the cores to the studio "
                          "while it writes (the players' machines are not the studio's); the "
                          "arrivals by kernel timestamp do not wait for their reads")
+    ap.add_argument("--timeline", action="store_true",
+                    help="the studio processes note each card's way (studio/cluster/"
+                         "timeline.py): printed in ms from the dealer's command")
     args = ap.parse_args()
     CLIENT_NICE[0] = args.client_nice
+    TIMELINE[0] = args.timeline
     asyncio.run(main_async([int(x) for x in args.players.split(",")],
                            args.shapes.split(","), args.clients,
                            args.window_s))
