@@ -270,7 +270,7 @@ async def test_the_table_sends_the_views_a_card_may_change_and_no_wait_when_none
             assert not bridge._flushing  # (the actor's drain gave the loop its turns)
             out = []
             while not bridge._out.empty():
-                _, messages, named = bridge._out.get_nowait()
+                _, messages, named, _ = bridge._out.get_nowait()
                 out.append((json.loads(messages[-1])["views"], named))
             return out
         await burst("")  # (what the window's close published)

@@ -297,16 +297,20 @@ class Clients:
     """The load client: `k` processes (tests/bench/load_client.py), each with its share of
     the players, spoken to one JSON line at a time."""
 
-    def __init__(self, n: int, k: int, bases: list[str], niceness: int = 0) -> None:
-        """`niceness`: the load processes' (os.nice): players' machines are not the
-        studio's, and on a shared machine their reads need not take the studio's cores."""
+    def __init__(self, n: int, k: int, bases: list[str]) -> None:
         spans = [(n * j // k, n * (j + 1) // k) for j in range(k)]
         self.procs = [subprocess.Popen(
             [sys.executable, "-m", "tests.bench.load_client", SECRET, TABLE,
              str(max(1, CONCURRENCY // k)), ",".join(bases), f"{a}:{b}"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            preexec_fn=(lambda: os.nice(niceness)) if niceness else None)  # noqa: PLW1509
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             for a, b in spans]
+
+    def renice(self, niceness: int) -> None:
+        """The load processes' niceness from now on (after the bets: at 19 from the start,
+        10,000 bets did not fit a 90 s window): players' machines are not the studio's, and
+        on a shared machine their reads need not take the studio's cores."""
+        for p in self.procs:
+            os.setpriority(os.PRIO_PROCESS, p.pid, niceness)
 
     async def tell(self, order: dict[str, Any]) -> None:
         for p in self.procs:
@@ -367,7 +371,7 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             async with dealer.post(f"{staff}/api/staff/login", json={
                     "username": "dealer1", "password": "dealer1-password"}) as r:
                 assert r.status == 200
-            clients = Clients(n, k, bases, CLIENT_NICE[0])
+            clients = Clients(n, k, bases)
             assert sum(a["ready"] for a in await clients.answers("ready")) == n
             async with dealer.post(f"{staff}/api/tables/{TABLE}/dealer", json={
                     "key": uuid.uuid4().hex, "command": "start"}) as r:
@@ -376,6 +380,8 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             await clients.tell({"do": "bet"})
             assert sum(a["bet"] for a in await clients.answers("bet")) == n
             bets_s = n / (time.monotonic() - started)
+            if CLIENT_NICE[0]:
+                clients.renice(CLIENT_NICE[0])
             async with dealer.get(f"{staff}/api/tables/{TABLE}/dealer/state") as r:
                 closes = (await r.json())["table"]["round"]["closes_at"]
             await asyncio.sleep(max(0.0, closes - time.time()) + 1.0)  # the window's end
@@ -516,9 +522,10 @@ def main() -> None:
                     help="the betting window (default 30 s + 1 s per 100 players: the bets of "
                          "the slowest shape fit in it); shorter for quick runs")
     ap.add_argument("--client-nice", type=int, default=0,
-                    help="the load processes' niceness: 19 leaves the cores to the studio "
-                         "while it writes (the players' machines are not the studio's); the "
-                         "arrivals by kernel timestamp do not wait for their reads")
+                    help="the load processes' niceness once the bets are in: 19 leaves the "
+                         "cores to the studio while it writes (the players' machines are not "
+                         "the studio's); the arrivals by kernel timestamp do not wait for "
+                         "their reads")
     ap.add_argument("--timeline", action="store_true",
                     help="the studio processes note each card's way (studio/cluster/"
                          "timeline.py): printed in ms from the dealer's command")

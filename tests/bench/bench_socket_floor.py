@@ -52,9 +52,10 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def writer(port_file: str, count: int, size: int) -> None:
+async def writer(port_file: str, count: int, size: int, direct: bool = False) -> None:
     """Accept `count` sockets; on each line of stdin ("card"), write `size` bytes to each,
-    then print the time (CLOCK_REALTIME) the writes started."""
+    then print the time (CLOCK_REALTIME) the writes started. `direct`: by os.write on each
+    socket's descriptor (the same syscall, without the transport's buffering)."""
     transports: list[asyncio.Transport] = []
     ready = asyncio.get_running_loop().create_future()
 
@@ -70,13 +71,18 @@ async def writer(port_file: str, count: int, size: int) -> None:
     await ready
     print("ready", flush=True)
     data = b"\x81\x7e" + struct.pack("!H", size - 4) + b"x" * (size - 4)
+    fds = [t.get_extra_info("socket").fileno() for t in transports]
     reader = asyncio.StreamReader()
     loop = asyncio.get_running_loop()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while await reader.readline():
         started = time.time()
-        for t in transports:
-            t.write(data)
+        if direct:
+            for fd in fds:
+                os.write(fd, data)
+        else:
+            for t in transports:
+                t.write(data)
         print(json.dumps({"started": started}), flush=True)
 
 
@@ -115,7 +121,7 @@ def reader(ports: list[int], per: list[int], cards: int, size: int) -> None:
 
 
 def measure(players: int, writers: int, size: int, cards: int, tmp: Path,
-            reader_nice: int = 0) -> dict[str, float]:
+            reader_nice: int = 0, direct: bool = False) -> dict[str, float]:
     """`reader_nice`: the reader's niceness (19: the players' reads leave the cores to the
     writers, as players' machines would)."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
@@ -126,7 +132,8 @@ def measure(players: int, writers: int, size: int, cards: int, tmp: Path,
         f.unlink(missing_ok=True)
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "tests.bench.bench_socket_floor", "--role", "writer",
-             "--port-file", str(f), "--players", str(n), "--bytes", str(size)],
+             "--port-file", str(f), "--players", str(n), "--bytes", str(size),
+             *(["--direct"] if direct else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env))
         while not f.exists() or not f.read_text():
             time.sleep(0.05)  # a child starting: the benchmark's own wait, not a test's
@@ -172,13 +179,15 @@ def main() -> None:
     ap.add_argument("--cards", type=int, default=5)
     ap.add_argument("--reader-nice", default="0,19",
                     help="the reader's niceness, each in turn (19: out of the writers' way)")
+    ap.add_argument("--direct", action="store_true",
+                    help="the writers write by os.write on each socket, not transport.write")
     ap.add_argument("--role", default="bench", choices=("bench", "writer", "reader"))
     ap.add_argument("--port-file")
     ap.add_argument("--ports")
     ap.add_argument("--per")
     args = ap.parse_args()
     if args.role == "writer":
-        event_loop.run(writer(args.port_file, args.players, args.bytes))
+        event_loop.run(writer(args.port_file, args.players, args.bytes, args.direct))
         return
     if args.role == "reader":
         reader([int(p) for p in args.ports.split(",")], [int(n) for n in args.per.split(",")],
@@ -189,9 +198,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         for nice, w in ((int(n), int(x)) for n in args.reader_nice.split(",")
                         for x in args.writers.split(",")):
-            r = measure(args.players, w, args.bytes, args.cards, Path(d), nice)
+            r = measure(args.players, w, args.bytes, args.cards, Path(d), nice, args.direct)
             print(f"{args.players:,} sockets, {args.bytes:,} bytes each, {w} writer "
-                  f"process(es), reader nice {nice}: start of the writes to the last arrival {r['last_ms']:.0f} "
+                  f"process(es){' (os.write)' if args.direct else ''}, "
+                  f"reader nice {nice}: start of the writes to the last arrival {r['last_ms']:.0f} "
                   f"ms (median of {args.cards}); CPU per card: writers {r['writers_ms']:.0f} ms, "
                   f"reader {r['reader_ms']:.0f} ms", flush=True)
 
