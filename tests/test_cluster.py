@@ -310,3 +310,55 @@ async def test_a_players_write_waits_only_for_a_view_the_card_may_have_changed(s
         assert len(ann.writes) == before["ann"] + 1
         assert ann.messages()[-1]["table"]["round"]["my_hands"] == {"1": ["5c"]}
         assert table.held_for is None
+
+
+class Published:
+    """The bridge's NATS, as a list of what it published (decoded), in order."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def publish(self, subject: str, data: bytes) -> None:
+        self.sent.append(json.loads(data))
+
+    async def flush(self) -> None:
+        return None
+
+
+async def test_a_cards_views_go_out_in_one_message_each_view_once(store, monkeypatch):
+    """The views a card owes are built a few at a time (MAX_PERSONAL: here one a turn of the
+    table's loop) but go out in one message, each view's text once with its players: the
+    edges' states wait for the last views anyway, and each message more was turns of a busy
+    edge's loop before it read the last (10,000 players: 7 messages, 550 kB, a card)."""
+    from studio.cluster import wire
+
+    monkeypatch.setattr(wire, "MAX_PERSONAL", 1)
+    h = Harness(store)
+    players = {"ann": 1, "bob": 1, "cai": 2}
+    for p in players:
+        h.credit(p, 10_000)
+    await h.start()
+    nc = Published()
+    bridge = TableBridge(h.actor, nc)
+    unsubscribe = h.actor.hub.subscribe(bridge._on_event)
+    publisher = asyncio.get_running_loop().create_task(bridge._publisher())
+    try:
+        for p, pos in players.items():
+            assert (await h.bet(p, pos, 1000))["ok"]
+        await h.close_betting()
+        await h.cards("7b")
+        for _ in range(20):
+            await asyncio.sleep(0)
+        nc.sent.clear()
+        await h.cards("5c")                          # position 1's card: ann's and bob's views
+        for _ in range(20):
+            await asyncio.sleep(0)
+        views = [m for m in nc.sent if "groups" in m]
+        assert len(views) == 1 and views[0]["last"], nc.sent
+        [(text, who)] = views[0]["groups"]           # they bet alike: one view, both players
+        assert sorted(who) == ["ann", "bob"]
+        assert json.loads("{" + text + "}") == h.actor.personal("ann") == h.actor.personal("bob")
+    finally:
+        publisher.cancel()
+        unsubscribe()
+        await h.actor.stop()

@@ -115,19 +115,25 @@ class TableBridge:
         may have changed (thousands at a full table), built a few hundred at a time with a
         turn of the loop between: a command, and the next burst's events, never wait for
         them. A view goes out only when it differs from the one last sent for the round; it
-        is as it is when built (never older than its burst); the last message of the views
-        owed so far says so ("last"), and the edges' states wait for it."""
+        is as it is when built (never older than its burst). The views built go out together
+        once every one owed so far is (`views_message`: the edges' states wait for the last
+        of them anyway, and each message more is turns of an edge's loop, busy writing,
+        before it reads the one that says "last"), or sooner in parts when they grow past
+        MAX_PART."""
         subject = wire.subject(self.table_id, "burst")
         pending: set[str] = set()
+        built: dict[str, str] = {}  # player -> view text, built and not sent yet
+        size = 0
         viewing: str | None = None  # the last card whose views are pending (the timeline)
         while True:
             if pending and self._out.empty():
                 chunk = [pending.pop() for _ in range(min(wire.MAX_PERSONAL, len(pending)))]
-                changed = self._changed(chunk)
-                if changed or not pending:
-                    await self.nc.publish(subject, wire.encode({
-                        "epoch": self.epoch, "seq": self.seq, "personal": dict(changed),
-                        "last": not pending}))
+                for p, text in self._changed(chunk):
+                    built[p] = text  # (built again after a later burst: the later one)
+                    size += len(text) + len(p) + 6
+                if not pending or size > wire.MAX_PART:
+                    await self.nc.publish(subject, self.views_message(built, not pending))
+                    built, size = {}, 0
                     if not pending and timeline.TIMELINE is not None and viewing:
                         await self.nc.flush()
                         timeline.TIMELINE.mark("views", viewing)
@@ -143,19 +149,38 @@ class TableBridge:
                 timeline.TIMELINE.mark("published", card)  # type: ignore[union-attr]
                 viewing = card if named else viewing
 
+    def views_message(self, built: dict[str, str], last: bool) -> bytes:
+        """The views built, each text once with the players it is theirs (players keyed alike
+        share one: a seat of 3,000 players who bet alike is one text, not 3,000, for the
+        table to encode and each edge to decode); "last": every view owed so far is out."""
+        groups: dict[str, list[str]] = {}
+        for p, text in built.items():
+            players = groups.get(text)
+            if players is None:
+                groups[text] = [p]
+            else:
+                players.append(p)
+        return wire.encode({"epoch": self.epoch, "seq": self.seq,
+                            "groups": [[text, players] for text, players in groups.items()],
+                            "last": last})
+
     def _changed(self, players: list[str]) -> list[tuple[str, str]]:
         """The players whose views changed since last sent, with their views as the states'
         text (`TableActor.personal_text`): encoded once here, not again on every edge."""
         state = getattr(self.actor, "state", None)
         round_id = getattr(state, "round_id", None)
         out = []
+        entry_of, text_of, sent_to = self.actor.personal_entry, self.actor.personal_text, \
+            self._sent
         for p in players:
-            mine = self.actor.personal_entry(p)[0]  # built only when its key changed
-            sent = self._sent.get(p)
+            entry = entry_of(p)  # built only when its key changed
+            mine = entry[0]
+            sent = sent_to.get(p)
             if sent is not None and sent[0] == round_id and (sent[1] is mine or sent[1] == mine):
                 continue  # compared as dicts: encoding each to compare cost more
-            self._sent[p] = (round_id, mine)
-            out.append((p, self.actor.personal_text(p)))
+            sent_to[p] = (round_id, mine)
+            # a keyed view comes with its text (`personal_text` would look it up again)
+            out.append((p, entry[1] if entry[1] is not None else text_of(p)))
         return out
 
     # -- in: commands, state, presence ----------------------------------------------------

@@ -190,7 +190,7 @@ class RemoteActor:
     async def _on_burst(self, msg: Any) -> None:
         arrived = time.time() if timeline.TIMELINE is not None else 0.0
         data = wire.decode(msg.data)
-        if "personal" in data:
+        if "groups" in data:
             self._views(data)
             line = timeline.TIMELINE
             if line is not None and data["last"]:
@@ -238,8 +238,11 @@ class RemoteActor:
         """Views the bursts changed; with the last of those owed, the states can go out."""
         if data["epoch"] != self.epoch or self._viewing is None:
             return  # the views a sync already brought
-        for player, mine in data["personal"].items():
-            self._personal[player] = (self._round_id(), mine)
+        personal, round_id = self._personal, self._round_id()
+        for mine, players in data["groups"]:
+            entry = (round_id, mine)  # one text for every player it is theirs
+            for player in players:
+                personal[player] = entry
         if data["last"]:
             self._release_views()
 
