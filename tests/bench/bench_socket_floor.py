@@ -12,6 +12,15 @@ timestamp, SO_TIMESTAMPNS), median over the cards, and the CPU per card of the w
 the reader. The reader is one process (reads are what a player's machine does; here they share
 the same two cores, as in bench_cluster), at niceness 0 and then 19 (out of the writers' way).
 
+Measured 2026-11-26 00:18 UTC (the seventh session; another engineer's benchmarks ran at nice
+19, load average 3), whether a smaller write costs the kernel less: `--players 10000
+--writers 2 --reader-nice 19 --bytes B`, alternated 1400, 300, 1400, 300: last arrival 127,
+145, 186, 149 ms; writers' CPU per card 126, 136, 164, 154 ms. No: a loopback write's cost
+is the syscall, the TCP path and the reader's wake-up, not its bytes (10,000 writes of 300
+bytes cost what 10,000 of 1,400 do, within the runs' spread). `--direct` (os.write on each
+socket) is not faster either: uvloop's transport.write already writes at once when nothing
+is queued (a micro-benchmark over 2,000 socket pairs: 3.4 against 3.1-3.3 us a write).
+
 Measured 2026-11-25, quiet machine, `--players 10000`, start of the writes to the last arrival
 (median of 5) and CPU per card:
 
