@@ -362,3 +362,34 @@ async def test_a_cards_views_go_out_in_one_message_each_view_once(store, monkeyp
         publisher.cancel()
         unsubscribe()
         await h.actor.stop()
+
+
+async def test_the_views_are_built_without_waiting_for_the_server_to_answer(store):
+    """The events leave before the views are built, but the bridge does not wait for NATS's
+    answer to a ping (`flush`) to start them: with the cores busy writing to players the
+    answer took 10-20 ms a card, every owed player's write waiting for it too."""
+    class Unanswered(Published):
+        async def flush(self) -> None:
+            await asyncio.Event().wait()  # a server that never answers a ping
+
+    h = Harness(store)
+    for p in ("ann", "bob"):
+        h.credit(p, 10_000)
+    await h.start()
+    nc = Unanswered()
+    bridge = TableBridge(h.actor, nc)
+    unsubscribe = h.actor.hub.subscribe(bridge._on_event)
+    publisher = asyncio.get_running_loop().create_task(bridge._publisher())
+    try:
+        for p, pos in (("ann", 1), ("bob", 2)):
+            assert (await h.bet(p, pos, 1000))["ok"]
+        await h.close_betting()
+        await h.cards("7b 5c")                       # the burn, then position 1's card
+        for _ in range(20):
+            await asyncio.sleep(0)
+        views = [m for m in nc.sent if "groups" in m and m["last"]]
+        assert views and views[-1]["groups"][0][1] == ["ann"], nc.sent
+    finally:
+        publisher.cancel()
+        unsubscribe()
+        await h.actor.stop()

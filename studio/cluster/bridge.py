@@ -135,7 +135,7 @@ class TableBridge:
                     await self.nc.publish(subject, self.views_message(built, not pending))
                     built, size = {}, 0
                     if not pending and timeline.TIMELINE is not None and viewing:
-                        await self.nc.flush()
+                        await asyncio.sleep(0)  # (the client's flusher writes it)
                         timeline.TIMELINE.mark("views", viewing)
                 await asyncio.sleep(0)
                 continue
@@ -143,8 +143,11 @@ class TableBridge:
             for data in messages:
                 await self.nc.publish(subject, data)
             pending |= named
-            if pending:
-                await self.nc.flush()  # the events leave before the views are built
+            if pending:  # the events leave before the views are built: the NATS client's
+                # flusher, woken by the publish, writes them in this turn of the loop (not
+                # `flush()`, which waits for the server's answer to a ping as well: 10-20 ms
+                # a card with the cores busy writing to players, the views waiting for it)
+                await asyncio.sleep(0)
             if card is not None:  # (the timeline is on)
                 timeline.TIMELINE.mark("published", card)  # type: ignore[union-attr]
                 viewing = card if named else viewing
