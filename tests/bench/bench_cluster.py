@@ -458,8 +458,9 @@ def timeline_lines(marks_dir: Path, shape: Shape, sent_at: dict[str, float]) -> 
             if m["card"] in sent_at:
                 marks.setdefault(m["what"], []).append(m["t"] - sent_at[m["card"]])
         name = ("table" if shape.edges else "process") if i == 0 else f"edge {i}"
-        out.append(f"{name}: " + ", ".join(
-            f"{what} {ms(marks[what], 0.5):.0f}" for what in MARKS if what in marks))
+        if marks:  # (code without the timeline notes nothing)
+            out.append(f"{name}: " + ", ".join(
+                f"{what} {ms(marks[what], 0.5):.0f}" for what in MARKS if what in marks))
     return out
 
 
