@@ -180,6 +180,7 @@ SHAPES = {"baseline": (0, "asyncio"), "one": (0, "uvloop")}  # (edges, event loo
 # time goes; py-spy is not a dependency). The figures of a profiled run are not reported.
 PROFILE = os.environ.get("BENCH_PROFILE")
 CLIENT_NICE = [0]  # the load processes' niceness (--client-nice)
+EDGE_NICE = [0]  # the edges' niceness (--edge-nice): the table process's work goes first
 TIMELINE = [False]  # --timeline: the studio processes note each card's way (timeline.py)
 MARKS = ("command", "event", "published", "views", "burst_in", "first_write", "views_in",
          "last_write")
@@ -282,6 +283,8 @@ class Shape:
         bases = []
         for _ in range(self.edges):
             edge = studio("serve", "--role", "edge", "--nats", self.nats, *common, env=env)
+            if EDGE_NICE[0]:
+                os.setpriority(os.PRIO_PROCESS, edge.pid, EDGE_NICE[0])
             self.procs.append(edge)
             bases.append(address(edge, "Edge serving players on"))
         return staff, bases
@@ -527,12 +530,17 @@ def main() -> None:
                          "cores to the studio while it writes (the players' machines are not "
                          "the studio's); the arrivals by kernel timestamp do not wait for "
                          "their reads")
+    ap.add_argument("--edge-nice", type=int, default=0,
+                    help="the edges' niceness: above 0, the table process (the single writer, "
+                         "on cores of its own in production) builds the views the edges' "
+                         "writes wait for before the edges' other writes")
     ap.add_argument("--timeline", action="store_true",
                     help="the studio processes note each card's way (studio/cluster/"
                          "timeline.py): printed in ms from the dealer's command")
     args = ap.parse_args()
     CLIENT_NICE[0] = args.client_nice
     TIMELINE[0] = args.timeline
+    EDGE_NICE[0] = args.edge_nice
     asyncio.run(main_async([int(x) for x in args.players.split(",")],
                            args.shapes.split(","), args.clients,
                            args.window_s))
