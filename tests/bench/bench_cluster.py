@@ -3,6 +3,7 @@ sessions over WebSockets on 127.0.0.1 (bounded in count and time; it stops by it
 
     PYTHONPATH=. .venv/bin/python -m tests.bench.bench_cluster \
         [--players 1000,5000,10000] [--shapes baseline,one,1,2] [--clients K] [--window-s S]
+        [--client-nice 19] [--edge-nice N] [--timeline]
 
 For each N and each shape (the single process, `studio serve`, as the baseline; a table
 process with 1 or 2 edges over NATS, `studio serve --role table|edge`): N players join
@@ -17,6 +18,81 @@ Since the fourth session each card has two arrival figures: when the load client
 when it reached the client's socket (the kernel's receive timestamp, SO_TIMESTAMPNS): a
 player's machine is not this one, and its reads should not count against the studio.
 `--client-nice 19` also leaves the cores to the studio while it writes.
+
+`--timeline` (seventh session): each studio process notes a card's way on CLOCK_REALTIME, the
+clock of the kernel's receive stamps (studio/cluster/timeline.py, STUDIO_TIMELINE), printed in
+ms from the dealer's command, the median over the cards: the table's `command` (the actor got
+it), `event` (the card's event left the actor, its commit done), `published` (the burst on the
+wire), `views` (the last views it owes on the wire); each edge's `burst_in`, `first_write`,
+`views_in` (the held third of the players can be written), `last_write`.
+
+Measured 2026-11-26 00:19-01:11 UTC (seventh session), NOT quiet: the other engineer's
+benchmarks (bench_wide_live, bench_wide_scenes, nice 19) ran throughout, load average 2-4,
+and on these two vCPUs a nice-19 process still slows the studio's (edges' CPU per card
+300-520 ms against 160-240 quiet). `--players 10000 --shapes 1,2 --client-nice 19
+--timeline`, this session's code and its starting code (4390052, a worktree, this file
+copied in) alternated; arrival in the client's socket p99 / p50 (kernel stamps), CPU per card
+table + edges:
+
+                         1 edge                      2 edges
+    new  00:19 e0d9dfd   467 / 319 ms, 87 + 345      545 / 393 ms, 103 + 438
+    old  00:27 4390052   569 / 366 ms, 123 + 355     668 / 446 ms, 115 + 523
+    new  00:35 e0d9dfd   410 / 257 ms, 90 + 360      623 / 379 ms, 105 + 468  (5df9fdf)
+    old  00:43 318c26f   427 / 283 ms, 105 + 348     413 / 229 ms, 85 + 310
+    new  00:51 9b70175   515 / 323 ms, 93 + 370      280 / 149 ms, 75 + 307
+    old  00:59 4390052   503 / 272 ms, 83 + 335      640 / 423 ms, 115 + 495
+
+(318c26f is the starting code with the timeline only: its run gives the old code's timeline.)
+Runs of the same code differ by 100-350 ms here: the medians of the three pairs, 467 against
+503 ms (1 edge) and 545 against 640 ms (2 edges), and of the table's CPU a card (91 against
+110 ms), lean this session's way, but no pair shows a change of the p99 beyond the noise.
+Bets/s 94-215 (the machine's load; the load client is reniced only after the bets). The
+timelines (ms from the command) show where the time goes:
+
+    1 edge, new 00:35    table: command 2, event 24, published 33, views 94
+                         edge: burst_in 33, first_write 121, views_in 99, last_write 372
+    1 edge, old 00:43    table: command 2, event 28, published 35, views 105
+                         edge: burst_in 37, first_write 137, views_in 112, last_write 397
+    2 edges, new 00:51   table: command 2, event 17, published 26, views 145
+                         edges: burst_in 23/24, first_write 70/81, views_in 152/152,
+                         last_write 226/230
+    2 edges, old 00:43   table: command 2, event 21, published 33, views 189
+                         edges: burst_in 30/29, first_write 108/111, views_in 270/232,
+                         last_write 346/336
+
+- The table's serial part is small: the command reaches the actor in 2 ms, its event (the
+  commit) is out 15-25 ms later, the burst reaches the edges 5-15 ms after that.
+- One edge: from its burst to its last write the edge is busy the whole time (the views are
+  in before its first write: 99 against 121 ms); its last write is its CPU for the card
+  (10,000 writes of ~17 us in the kernel, plus ~4 us of Python each): no order of the work
+  brings one edge under 150 ms on this machine.
+- Two edges: the third of the players whose views a card changed wait for them, and the
+  views are the serial part: the table builds them (3,333 a card) while both edges write,
+  on the same two cores. In the old code's run the edges also read the views 43-81 ms after
+  the table sent the last of them (views 189, views_in 232/270): 7 messages of 500 views
+  (550 kB) a card, each taking several turns of an edge's loop busy with 1,000 writes a
+  turn. Now it is one message, each view's text once with its players (27 kB), the edges'
+  loop turns every 250 writes, and the table starts the views once the burst is written, not
+  once NATS answered a ping: 7 ms in the run above (145 -> 152), 32-34 ms in the 00:35 run
+  (292 -> 324/326, the machine at its busiest).
+
+The views themselves (bench_views_wire, the same hour): the table's CPU a card 47.5-50.5 ms
+against 53.0-66.3 before, an edge's decode 0.4 ms against 3.7-5.9 (27 kB in one message
+against 550 kB in seven).
+
+With `--edge-nice 5` (the table's work before the edges', as a table process on cores of its
+own would have it), one run at 01:06 (this code), 2 edges: 291 / 190 ms, table 93 + edges
+372 ms; table: command 2, event 29, published 40, views 119; edges: burst_in 39/36,
+first_write 147/84, views_in 130/136, last_write 294/248. The views came before the edges'
+other writes were done (the owed third did not wait), but one run under this load shows no
+gain over 280 ms beyond the noise.
+
+What did not help (bench_socket_floor's docstring has the figures): smaller writes (300
+bytes cost what 1,400 do: the syscall, TCP and the reader's wake-up are the cost, not the
+bytes); writing with os.write instead of uvloop's transport.write (uvloop writes at once when
+nothing is queued: the same syscall). The goal (p99 <= 150 ms at 10,000) is not met, and on
+this machine it needs the edges' per-write cost to fall: two edges' writes alone (the floor,
+87-128 ms quiet) leave 20-60 ms for the table, the views and the Python of the fan-out.
 
 Measured 2026-11-25 (sixth session), quiet (load average under 0.3 before), `--players 10000
 --shapes 1,2` and then `--shapes 1` again, this session's code (d8c100a) and just after each
