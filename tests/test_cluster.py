@@ -270,7 +270,7 @@ async def test_the_table_sends_the_views_a_card_may_change_and_no_wait_when_none
             assert not bridge._flushing  # (the actor's drain gave the loop its turns)
             out = []
             while not bridge._out.empty():
-                _, messages, named = bridge._out.get_nowait()
+                _, messages, named, _ = bridge._out.get_nowait()
                 out.append((json.loads(messages[-1])["views"], named))
             return out
         await burst("")  # (what the window's close published)
@@ -310,3 +310,86 @@ async def test_a_players_write_waits_only_for_a_view_the_card_may_have_changed(s
         assert len(ann.writes) == before["ann"] + 1
         assert ann.messages()[-1]["table"]["round"]["my_hands"] == {"1": ["5c"]}
         assert table.held_for is None
+
+
+class Published:
+    """The bridge's NATS, as a list of what it published (decoded), in order."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def publish(self, subject: str, data: bytes) -> None:
+        self.sent.append(json.loads(data))
+
+    async def flush(self) -> None:
+        return None
+
+
+async def test_a_cards_views_go_out_in_one_message_each_view_once(store, monkeypatch):
+    """The views a card owes are built a few at a time (MAX_PERSONAL: here one a turn of the
+    table's loop) but go out in one message, each view's text once with its players: the
+    edges' states wait for the last views anyway, and each message more was turns of a busy
+    edge's loop before it read the last (10,000 players: 7 messages, 550 kB, a card)."""
+    from studio.cluster import wire
+
+    monkeypatch.setattr(wire, "MAX_PERSONAL", 1)
+    h = Harness(store)
+    players = {"ann": 1, "bob": 1, "cai": 2}
+    for p in players:
+        h.credit(p, 10_000)
+    await h.start()
+    nc = Published()
+    bridge = TableBridge(h.actor, nc)
+    unsubscribe = h.actor.hub.subscribe(bridge._on_event)
+    publisher = asyncio.get_running_loop().create_task(bridge._publisher())
+    try:
+        for p, pos in players.items():
+            assert (await h.bet(p, pos, 1000))["ok"]
+        await h.close_betting()
+        await h.cards("7b")
+        for _ in range(20):
+            await asyncio.sleep(0)
+        nc.sent.clear()
+        await h.cards("5c")                          # position 1's card: ann's and bob's views
+        for _ in range(20):
+            await asyncio.sleep(0)
+        views = [m for m in nc.sent if "groups" in m]
+        assert len(views) == 1 and views[0]["last"], nc.sent
+        [(text, who)] = views[0]["groups"]           # they bet alike: one view, both players
+        assert sorted(who) == ["ann", "bob"]
+        assert json.loads("{" + text + "}") == h.actor.personal("ann") == h.actor.personal("bob")
+    finally:
+        publisher.cancel()
+        unsubscribe()
+        await h.actor.stop()
+
+
+async def test_the_views_are_built_without_waiting_for_the_server_to_answer(store):
+    """The events leave before the views are built, but the bridge does not wait for NATS's
+    answer to a ping (`flush`) to start them: with the cores busy writing to players the
+    answer took 10-20 ms a card, every owed player's write waiting for it too."""
+    class Unanswered(Published):
+        async def flush(self) -> None:
+            await asyncio.Event().wait()  # a server that never answers a ping
+
+    h = Harness(store)
+    for p in ("ann", "bob"):
+        h.credit(p, 10_000)
+    await h.start()
+    nc = Unanswered()
+    bridge = TableBridge(h.actor, nc)
+    unsubscribe = h.actor.hub.subscribe(bridge._on_event)
+    publisher = asyncio.get_running_loop().create_task(bridge._publisher())
+    try:
+        for p, pos in (("ann", 1), ("bob", 2)):
+            assert (await h.bet(p, pos, 1000))["ok"]
+        await h.close_betting()
+        await h.cards("7b 5c")                       # the burn, then position 1's card
+        for _ in range(20):
+            await asyncio.sleep(0)
+        views = [m for m in nc.sent if "groups" in m and m["last"]]
+        assert views and views[-1]["groups"][0][1] == ["ann"], nc.sent
+    finally:
+        publisher.cancel()
+        unsubscribe()
+        await h.actor.stop()

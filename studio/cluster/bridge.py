@@ -16,7 +16,7 @@ import logging
 import secrets
 from typing import Any
 
-from studio.cluster import wire
+from studio.cluster import timeline, wire
 from studio.table.actor import TableActor
 
 log = logging.getLogger(__name__)
@@ -39,8 +39,10 @@ class TableBridge:
         self._named: set[str] = set()
         self._viewed: Any = None  # the actor's state at the last burst (`_flush`)
         self._flushing = False
-        # bursts, in order: (seq, the events' messages, the players whose views may change)
-        self._out: asyncio.Queue[tuple[int, list[bytes], set[str]]] = asyncio.Queue()
+        # bursts, in order: (seq, the events' messages, the players whose views may change,
+        # the card the burst deals: the benchmark's timeline)
+        self._out: asyncio.Queue[tuple[int, list[bytes], set[str], str | None]] = \
+            asyncio.Queue()
         # player -> (round, view) last sent (the actor's own object: `personal_entry`)
         self._sent: dict[str, tuple[str | None, dict[str, Any]]] = {}
         self._subs: list[Any] = []
@@ -73,6 +75,8 @@ class TableBridge:
             return
         self._burst.append((audience, event))
         self._named |= wire.named_players(audience, event)
+        if timeline.TIMELINE is not None and event.get("type") == "card_dealt":
+            timeline.TIMELINE.mark("event", event.get("card"))
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().call_soon(self._flush)
@@ -103,33 +107,65 @@ class TableBridge:
                 if named and not everyone:  # only these players' states wait on the edges
                     message["owed"] = sorted(named)
             messages.append(wire.encode(message))
-        self._out.put_nowait((self.seq, messages, named))
+        card = timeline.card_of(events) if timeline.TIMELINE is not None else None
+        self._out.put_nowait((self.seq, messages, named, card))
 
     async def _publisher(self) -> None:
         """Each burst's events first, on the wire at once; then the views of the players it
         may have changed (thousands at a full table), built a few hundred at a time with a
         turn of the loop between: a command, and the next burst's events, never wait for
         them. A view goes out only when it differs from the one last sent for the round; it
-        is as it is when built (never older than its burst); the last message of the views
-        owed so far says so ("last"), and the edges' states wait for it."""
+        is as it is when built (never older than its burst). The views built go out together
+        once every one owed so far is (`views_message`: the edges' states wait for the last
+        of them anyway, and each message more is turns of an edge's loop, busy writing,
+        before it reads the one that says "last"), or sooner in parts when they grow past
+        MAX_PART."""
         subject = wire.subject(self.table_id, "burst")
         pending: set[str] = set()
+        built: dict[str, str] = {}  # player -> view text, built and not sent yet
+        size = 0
+        viewing: str | None = None  # the last card whose views are pending (the timeline)
         while True:
             if pending and self._out.empty():
                 chunk = [pending.pop() for _ in range(min(wire.MAX_PERSONAL, len(pending)))]
-                changed = self._changed(chunk)
-                if changed or not pending:
-                    await self.nc.publish(subject, wire.encode({
-                        "epoch": self.epoch, "seq": self.seq, "personal": dict(changed),
-                        "last": not pending}))
+                for p, text in self._changed(chunk):
+                    built[p] = text  # (built again after a later burst: the later one)
+                    size += len(text) + len(p) + 6
+                if not pending or size > wire.MAX_PART:
+                    await self.nc.publish(subject, self.views_message(built, not pending))
+                    built, size = {}, 0
+                    if not pending and timeline.TIMELINE is not None and viewing:
+                        await asyncio.sleep(0)  # (the client's flusher writes it)
+                        timeline.TIMELINE.mark("views", viewing)
                 await asyncio.sleep(0)
                 continue
-            _, messages, named = await self._out.get()
+            _, messages, named, card = await self._out.get()
             for data in messages:
                 await self.nc.publish(subject, data)
             pending |= named
-            if pending:
-                await self.nc.flush()  # the events leave before the views are built
+            if pending:  # the events leave before the views are built: the NATS client's
+                # flusher, woken by the publish, writes them in this turn of the loop (not
+                # `flush()`, which waits for the server's answer to a ping as well: 10-20 ms
+                # a card with the cores busy writing to players, the views waiting for it)
+                await asyncio.sleep(0)
+            if card is not None:  # (the timeline is on)
+                timeline.TIMELINE.mark("published", card)  # type: ignore[union-attr]
+                viewing = card if named else viewing
+
+    def views_message(self, built: dict[str, str], last: bool) -> bytes:
+        """The views built, each text once with the players it is theirs (players keyed alike
+        share one: a seat of 3,000 players who bet alike is one text, not 3,000, for the
+        table to encode and each edge to decode); "last": every view owed so far is out."""
+        groups: dict[str, list[str]] = {}
+        for p, text in built.items():
+            players = groups.get(text)
+            if players is None:
+                groups[text] = [p]
+            else:
+                players.append(p)
+        return wire.encode({"epoch": self.epoch, "seq": self.seq,
+                            "groups": [[text, players] for text, players in groups.items()],
+                            "last": last})
 
     def _changed(self, players: list[str]) -> list[tuple[str, str]]:
         """The players whose views changed since last sent, with their views as the states'
@@ -137,13 +173,17 @@ class TableBridge:
         state = getattr(self.actor, "state", None)
         round_id = getattr(state, "round_id", None)
         out = []
+        entry_of, text_of, sent_to = self.actor.personal_entry, self.actor.personal_text, \
+            self._sent
         for p in players:
-            mine = self.actor.personal_entry(p)[0]  # built only when its key changed
-            sent = self._sent.get(p)
+            entry = entry_of(p)  # built only when its key changed
+            mine = entry[0]
+            sent = sent_to.get(p)
             if sent is not None and sent[0] == round_id and (sent[1] is mine or sent[1] == mine):
                 continue  # compared as dicts: encoding each to compare cost more
-            self._sent[p] = (round_id, mine)
-            out.append((p, self.actor.personal_text(p)))
+            sent_to[p] = (round_id, mine)
+            # a keyed view comes with its text (`personal_text` would look it up again)
+            out.append((p, entry[1] if entry[1] is not None else text_of(p)))
         return out
 
     # -- in: commands, state, presence ----------------------------------------------------

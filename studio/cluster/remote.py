@@ -17,12 +17,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
 from studio.clock import Clock
-from studio.cluster import wire
+from studio.cluster import timeline, wire
 from studio.games import game_for
 from studio.storage import Store
 from studio.table.hub import Hub
@@ -187,9 +188,13 @@ class RemoteActor:
             await self.sync([player])
 
     async def _on_burst(self, msg: Any) -> None:
+        arrived = time.time() if timeline.TIMELINE is not None else 0.0
         data = wire.decode(msg.data)
-        if "personal" in data:
+        if "groups" in data:
             self._views(data)
+            line = timeline.TIMELINE
+            if line is not None and data["last"]:
+                line.mark("views_in", line.card, arrived)
             return
         self._parts.append(data["events"])
         if data["part"] < data["parts"]:
@@ -213,6 +218,9 @@ class RemoteActor:
                                                        "table_id": self.table_id})
             return
         self.public = data["public"]
+        line = timeline.TIMELINE
+        if line is not None and (card := timeline.card_of(events)) is not None:
+            line.mark("burst_in", card, arrived)
         if data.get("views"):  # the players' states wait for their views; the events do not
             self._viewing = data["seq"]
             self.hold_states(True, data.get("owed"))  # (None: anyone's)
@@ -230,8 +238,11 @@ class RemoteActor:
         """Views the bursts changed; with the last of those owed, the states can go out."""
         if data["epoch"] != self.epoch or self._viewing is None:
             return  # the views a sync already brought
-        for player, mine in data["personal"].items():
-            self._personal[player] = (self._round_id(), mine)
+        personal, round_id = self._personal, self._round_id()
+        for mine, players in data["groups"]:
+            entry = (round_id, mine)  # one text for every player it is theirs
+            for player in players:
+                personal[player] = entry
         if data["last"]:
             self._release_views()
 

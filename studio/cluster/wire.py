@@ -8,8 +8,9 @@
                                  [[audience, event], ...]}; the last part also carries the
                                  public snapshot after the burst and "views": whether the
                                  players' views follow; then, if they do, {"seq",
-                                 "personal": {player: view}, "last"}: the views that changed,
-                                 at most MAX_PERSONAL a message, maybe after the next
+                                 "groups": [[view, [player, ...]], ...], "last"}: the views
+                                 that changed, each once with the players whose it is, in
+                                 one message (parts past MAX_PART), maybe after the next
                                  burst's events; "last": every view owed so far is out
     studio.table.<table>.presence  {"player", "here"}: a player's socket opened or closed
 
@@ -27,8 +28,7 @@ import json
 from typing import Any
 
 MAX_PART = 512 * 1024  # under NATS's default 1 MiB payload
-# the most personal views built at once (a few ms of the table's loop) and carried by one
-# message (well under NATS's 1 MiB)
+# the most personal views built at once (a few ms of the table's loop between two turns)
 MAX_PERSONAL = 500
 # what an edge may ask the table to do: the actor's methods the player API calls
 METHODS = frozenset({"place_bets", "cancel_bets", "repeat_bets", "set_autoplay", "decide",

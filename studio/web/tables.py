@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from studio import ledger
 from studio.clock import Clock
+from studio.cluster import timeline
 from studio.table.actor import TableActor
 from studio.table.devices import AttachedDevices
 from studio.web.frames import Outgoing
@@ -68,6 +69,11 @@ def redact_for_player(event: dict[str, Any], player: str) -> dict[str, Any]:
 
 
 FANOUT_CHUNK = 1000  # messages delivered before the event loop gets a turn
+# players' states and writes made before the event loop gets a turn: a write is a socket's
+# syscall (~20 us here), so 1,000 of them held an edge's loop 20 ms a turn, and the NATS
+# message with the views the last third of a card's players wait for took several turns
+# (read, parsed, handed to its callback) to get through
+WRITE_CHUNK = 250
 
 
 class _Delivery:
@@ -217,6 +223,8 @@ class TableService:
             return
         self._track(audience, event)
         self.seq += 1
+        if timeline.TIMELINE is not None and event.get("type") == "card_dealt":
+            timeline.TIMELINE.card_seen(event.get("card"))  # the writes from now on are its
         paused = bool(self.actor.paused)
         if paused != self._paused_seen:  # players learn of a pause (never its reason)
             self._paused_seen = paused
@@ -286,7 +294,8 @@ class TableService:
     def _pump_once(self) -> None:
         """Deliver up to FANOUT_CHUNK messages, then let the event loop run (a serial
         reader, a timer, another table) before the next chunk: 10,000 players never hold
-        the loop for the whole fan-out. The states owed go out once every event has."""
+        the loop for the whole fan-out. The states owed go out once every event has, up to
+        WRITE_CHUNK a turn."""
         self._scheduled = False
         budget = FANOUT_CHUNK
         while self._pending:
@@ -300,12 +309,12 @@ class TableService:
             self._states_turn = True  # the burst may go on in this turn of the loop: the
             self._schedule()          # states wait for the next, coalesced
             return
-        if not self._send_states(budget):
+        if not self._send_states(min(budget, WRITE_CHUNK)):
             self._schedule()
             return
         self._states_turn = False
         if not self.states_held:
-            self._flush_some(FANOUT_CHUNK)
+            self._flush_some(WRITE_CHUNK)
 
     def _send_states(self, budget: int) -> bool:
         """The states owed, up to `budget` (False: some are left for the next turn)."""

@@ -33,6 +33,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from studio.cluster import timeline
 from studio.web.errors import WebError
 from studio.web.frames import Outgoing
 from studio.web.ratelimit import RateLimiter
@@ -198,6 +199,8 @@ class Connection:
                 data = joined[key] = b"".join([o.frame for o in out])
         transport.write(data)
         self.written += len(out)
+        if timeline.WROTE is not None:  # the benchmark's timeline
+            timeline.WROTE()
 
     def send_state(self) -> None:
         """The state after a burst, once its events are out: written now, with the burst's

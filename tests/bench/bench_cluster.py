@@ -3,6 +3,7 @@ sessions over WebSockets on 127.0.0.1 (bounded in count and time; it stops by it
 
     PYTHONPATH=. .venv/bin/python -m tests.bench.bench_cluster \
         [--players 1000,5000,10000] [--shapes baseline,one,1,2] [--clients K] [--window-s S]
+        [--client-nice 19] [--edge-nice N] [--timeline]
 
 For each N and each shape (the single process, `studio serve`, as the baseline; a table
 process with 1 or 2 edges over NATS, `studio serve --role table|edge`): N players join
@@ -17,6 +18,81 @@ Since the fourth session each card has two arrival figures: when the load client
 when it reached the client's socket (the kernel's receive timestamp, SO_TIMESTAMPNS): a
 player's machine is not this one, and its reads should not count against the studio.
 `--client-nice 19` also leaves the cores to the studio while it writes.
+
+`--timeline` (seventh session): each studio process notes a card's way on CLOCK_REALTIME, the
+clock of the kernel's receive stamps (studio/cluster/timeline.py, STUDIO_TIMELINE), printed in
+ms from the dealer's command, the median over the cards: the table's `command` (the actor got
+it), `event` (the card's event left the actor, its commit done), `published` (the burst on the
+wire), `views` (the last views it owes on the wire); each edge's `burst_in`, `first_write`,
+`views_in` (the held third of the players can be written), `last_write`.
+
+Measured 2026-11-26 00:19-01:11 UTC (seventh session), NOT quiet: the other engineer's
+benchmarks (bench_wide_live, bench_wide_scenes, nice 19) ran throughout, load average 2-4,
+and on these two vCPUs a nice-19 process still slows the studio's (edges' CPU per card
+300-520 ms against 160-240 quiet). `--players 10000 --shapes 1,2 --client-nice 19
+--timeline`, this session's code and its starting code (4390052, a worktree, this file
+copied in) alternated; arrival in the client's socket p99 / p50 (kernel stamps), CPU per card
+table + edges:
+
+                         1 edge                      2 edges
+    new  00:19 e0d9dfd   467 / 319 ms, 87 + 345      545 / 393 ms, 103 + 438
+    old  00:27 4390052   569 / 366 ms, 123 + 355     668 / 446 ms, 115 + 523
+    new  00:35 e0d9dfd   410 / 257 ms, 90 + 360      623 / 379 ms, 105 + 468  (5df9fdf)
+    old  00:43 318c26f   427 / 283 ms, 105 + 348     413 / 229 ms, 85 + 310
+    new  00:51 9b70175   515 / 323 ms, 93 + 370      280 / 149 ms, 75 + 307
+    old  00:59 4390052   503 / 272 ms, 83 + 335      640 / 423 ms, 115 + 495
+
+(318c26f is the starting code with the timeline only: its run gives the old code's timeline.)
+Runs of the same code differ by 100-350 ms here: the medians of the three pairs, 467 against
+503 ms (1 edge) and 545 against 640 ms (2 edges), and of the table's CPU a card (91 against
+110 ms), lean this session's way, but no pair shows a change of the p99 beyond the noise.
+Bets/s 94-215 (the machine's load; the load client is reniced only after the bets). The
+timelines (ms from the command) show where the time goes:
+
+    1 edge, new 00:35    table: command 2, event 24, published 33, views 94
+                         edge: burst_in 33, first_write 121, views_in 99, last_write 372
+    1 edge, old 00:43    table: command 2, event 28, published 35, views 105
+                         edge: burst_in 37, first_write 137, views_in 112, last_write 397
+    2 edges, new 00:51   table: command 2, event 17, published 26, views 145
+                         edges: burst_in 23/24, first_write 70/81, views_in 152/152,
+                         last_write 226/230
+    2 edges, old 00:43   table: command 2, event 21, published 33, views 189
+                         edges: burst_in 30/29, first_write 108/111, views_in 270/232,
+                         last_write 346/336
+
+- The table's serial part is small: the command reaches the actor in 2 ms, its event (the
+  commit) is out 15-25 ms later, the burst reaches the edges 5-15 ms after that.
+- One edge: from its burst to its last write the edge is busy the whole time (the views are
+  in before its first write: 99 against 121 ms); its last write is its CPU for the card
+  (10,000 writes of ~17 us in the kernel, plus ~4 us of Python each): no order of the work
+  brings one edge under 150 ms on this machine.
+- Two edges: the third of the players whose views a card changed wait for them, and the
+  views are the serial part: the table builds them (3,333 a card) while both edges write,
+  on the same two cores. In the old code's run the edges also read the views 43-81 ms after
+  the table sent the last of them (views 189, views_in 232/270): 7 messages of 500 views
+  (550 kB) a card, each taking several turns of an edge's loop busy with 1,000 writes a
+  turn. Now it is one message, each view's text once with its players (27 kB), the edges'
+  loop turns every 250 writes, and the table starts the views once the burst is written, not
+  once NATS answered a ping: 7 ms in the run above (145 -> 152), 32-34 ms in the 00:35 run
+  (292 -> 324/326, the machine at its busiest).
+
+The views themselves (bench_views_wire, the same hour): the table's CPU a card 47.5-50.5 ms
+against 53.0-66.3 before, an edge's decode 0.4 ms against 3.7-5.9 (27 kB in one message
+against 550 kB in seven).
+
+With `--edge-nice 5` (the table's work before the edges', as a table process on cores of its
+own would have it), one run at 01:06 (this code), 2 edges: 291 / 190 ms, table 93 + edges
+372 ms; table: command 2, event 29, published 40, views 119; edges: burst_in 39/36,
+first_write 147/84, views_in 130/136, last_write 294/248. The views came before the edges'
+other writes were done (the owed third did not wait), but one run under this load shows no
+gain over 280 ms beyond the noise.
+
+What did not help (bench_socket_floor's docstring has the figures): smaller writes (300
+bytes cost what 1,400 do: the syscall, TCP and the reader's wake-up are the cost, not the
+bytes); writing with os.write instead of uvloop's transport.write (uvloop writes at once when
+nothing is queued: the same syscall). The goal (p99 <= 150 ms at 10,000) is not met, and on
+this machine it needs the edges' per-write cost to fall: two edges' writes alone (the floor,
+87-128 ms quiet) leave 20-60 ms for the table, the views and the Python of the fan-out.
 
 Measured 2026-11-25 (sixth session), quiet (load average under 0.3 before), `--players 10000
 --shapes 1,2` and then `--shapes 1` again, this session's code (d8c100a) and just after each
@@ -165,6 +241,7 @@ from typing import Any
 import aiohttp
 
 from studio import ledger
+from studio.cluster import timeline
 from studio.storage import Store
 from tests.nats_server import nats_server
 
@@ -179,6 +256,10 @@ SHAPES = {"baseline": (0, "asyncio"), "one": (0, "uvloop")}  # (edges, event loo
 # time goes; py-spy is not a dependency). The figures of a profiled run are not reported.
 PROFILE = os.environ.get("BENCH_PROFILE")
 CLIENT_NICE = [0]  # the load processes' niceness (--client-nice)
+EDGE_NICE = [0]  # the edges' niceness (--edge-nice): the table process's work goes first
+TIMELINE = [False]  # --timeline: the studio processes note each card's way (timeline.py)
+MARKS = ("command", "event", "published", "views", "burst_in", "first_write", "views_in",
+         "last_write")
 
 CONFIG = """
 [studio]
@@ -278,6 +359,8 @@ class Shape:
         bases = []
         for _ in range(self.edges):
             edge = studio("serve", "--role", "edge", "--nats", self.nats, *common, env=env)
+            if EDGE_NICE[0]:
+                os.setpriority(os.PRIO_PROCESS, edge.pid, EDGE_NICE[0])
             self.procs.append(edge)
             bases.append(address(edge, "Edge serving players on"))
         return staff, bases
@@ -293,16 +376,20 @@ class Clients:
     """The load client: `k` processes (tests/bench/load_client.py), each with its share of
     the players, spoken to one JSON line at a time."""
 
-    def __init__(self, n: int, k: int, bases: list[str], niceness: int = 0) -> None:
-        """`niceness`: the load processes' (os.nice): players' machines are not the
-        studio's, and on a shared machine their reads need not take the studio's cores."""
+    def __init__(self, n: int, k: int, bases: list[str]) -> None:
         spans = [(n * j // k, n * (j + 1) // k) for j in range(k)]
         self.procs = [subprocess.Popen(
             [sys.executable, "-m", "tests.bench.load_client", SECRET, TABLE,
              str(max(1, CONCURRENCY // k)), ",".join(bases), f"{a}:{b}"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            preexec_fn=(lambda: os.nice(niceness)) if niceness else None)  # noqa: PLW1509
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             for a, b in spans]
+
+    def renice(self, niceness: int) -> None:
+        """The load processes' niceness from now on (after the bets: at 19 from the start,
+        10,000 bets did not fit a 90 s window): players' machines are not the studio's, and
+        on a shared machine their reads need not take the studio's cores."""
+        for p in self.procs:
+            os.setpriority(os.PRIO_PROCESS, p.pid, niceness)
 
     async def tell(self, order: dict[str, Any]) -> None:
         for p in self.procs:
@@ -351,6 +438,10 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
         ledger.credit_many(tx, [ledger.Credit(f"c-{p}", p, 10**7) for p in players])
     store.dispose()
     env = {**os.environ, "STUDIO_SECRET": SECRET, "STUDIO_EVENT_LOOP": loop}
+    marks_dir = workdir / f"timeline-{n}-{edges}-{loop}"
+    if TIMELINE[0]:
+        marks_dir.mkdir()
+        env[timeline.ENV] = str(marks_dir)
     shape = Shape(workdir, edges, nats)
     staff, bases = shape.start(config, env)
     clients: Clients | None = None
@@ -359,7 +450,7 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             async with dealer.post(f"{staff}/api/staff/login", json={
                     "username": "dealer1", "password": "dealer1-password"}) as r:
                 assert r.status == 200
-            clients = Clients(n, k, bases, CLIENT_NICE[0])
+            clients = Clients(n, k, bases)
             assert sum(a["ready"] for a in await clients.answers("ready")) == n
             async with dealer.post(f"{staff}/api/tables/{TABLE}/dealer", json={
                     "key": uuid.uuid4().hex, "command": "start"}) as r:
@@ -368,6 +459,8 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             await clients.tell({"do": "bet"})
             assert sum(a["bet"] for a in await clients.answers("bet")) == n
             bets_s = n / (time.monotonic() - started)
+            if CLIENT_NICE[0]:
+                clients.renice(CLIENT_NICE[0])
             async with dealer.get(f"{staff}/api/tables/{TABLE}/dealer/state") as r:
                 closes = (await r.json())["table"]["round"]["closes_at"]
             await asyncio.sleep(max(0.0, closes - time.time()) + 1.0)  # the window's end
@@ -376,6 +469,8 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             shown: list[float] = []  # to the state after the card (the page draws it)
             landed: list[float] = []  # to the card's arrival in the client's socket
             landed_last: list[float] = []
+            landed_first: list[float] = []
+            sent_at: dict[str, float] = {}  # each card's command (CLOCK_REALTIME)
             shown_landed: list[float] = []
             spy = str(Path(sys.executable).with_name("py-spy"))
             spies = [subprocess.Popen(  # noqa: ASYNC220 (a profiler beside the bench)
@@ -388,7 +483,7 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             for card in CARDS:
                 await clients.tell({"do": "card", "code": card})
                 sent = time.monotonic()  # CLOCK_MONOTONIC: the load processes' clock too
-                sent_wall = time.time()  # CLOCK_REALTIME: the kernel's receive timestamps
+                sent_wall = sent_at[card] = time.time()  # CLOCK_REALTIME: the kernel's
                 async with dealer.post(f"{staff}/api/tables/{TABLE}/dealer", json={
                         "key": uuid.uuid4().hex, "command": "card", "code": card}) as r:
                     assert (await r.json())["ok"]
@@ -402,16 +497,20 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
                 stamps = [t - sent_wall for a in answers for t in a["arrived"]]
                 landed += stamps
                 landed_last.append(max(stamps))
+                landed_first.append(min(stamps))
                 shown_landed += [t - sent_wall for a in answers for t in a["state_arrived"]]
             cpu = [cpu_s(p.pid) - c for p, c in zip(shape.procs + clients.procs, cpu0,
                                                      strict=True)]
             got = sum(a["bytes"] for a in await clients.report()) - bytes0
             for spy in spies:
                 spy.wait()
+            if TIMELINE[0]:  # the last card's writes are noted once they are over
+                await asyncio.sleep(timeline.SETTLE_S + 0.5)
     finally:
         if clients is not None:
             clients.stop()
         shape.stop()
+    lines = timeline_lines(marks_dir, shape, sent_at) if TIMELINE[0] else []
     return {"bets_s": bets_s, "p50_ms": ms(lags, 0.5), "p99_ms": ms(lags, 0.99),
             "last_ms": ms(last, 0.5), "worst_ms": 1000 * max(last),
             "lasts": "/".join(f"{1000 * t:.0f}" for t in last),
@@ -423,7 +522,25 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
             "state_p50_ms": ms(shown, 0.5), "state_p99_ms": ms(shown, 0.99),
             "states": len(shown) / len(CARDS) / n,
             "in_p50_ms": ms(landed, 0.5), "in_p99_ms": ms(landed, 0.99),
-            "in_last_ms": ms(landed_last, 0.5), "in_state_p99_ms": ms(shown_landed, 0.99)}
+            "in_last_ms": ms(landed_last, 0.5), "in_state_p99_ms": ms(shown_landed, 0.99),
+            "in_first_ms": ms(landed_first, 0.5), "timeline": lines}
+
+
+def timeline_lines(marks_dir: Path, shape: Shape, sent_at: dict[str, float]) -> list[str]:
+    """Each studio process's marks (studio/cluster/timeline.py), in ms from the dealer's
+    command (the bench's time.time() before its POST), the median over the cards: a line a
+    process."""
+    out = []
+    for i, proc in enumerate(shape.procs):
+        marks: dict[str, list[float]] = {}
+        for m in timeline.load(marks_dir / f"{proc.pid}.jsonl"):
+            if m["card"] in sent_at:
+                marks.setdefault(m["what"], []).append(m["t"] - sent_at[m["card"]])
+        name = ("table" if shape.edges else "process") if i == 0 else f"edge {i}"
+        if marks:  # (code without the timeline notes nothing)
+            out.append(f"{name}: " + ", ".join(
+                f"{what} {ms(marks[what], 0.5):.0f}" for what in MARKS if what in marks))
+    return out
 
 
 def ms(seconds: list[float], q: float) -> float:
@@ -461,11 +578,14 @@ async def main_async(counts: list[int], shapes: list[str], clients: int,
                         f"{r['bytes_per_player']:,.0f} bytes per player per card"),
                         (f"arrival in the client's socket (kernel timestamp): card p50 "
                         f"{r['in_p50_ms']:.0f} ms, p99 {r['in_p99_ms']:.0f} ms, last "
-                        f"{r['in_last_ms']:.0f} ms; the state after it p99 "
+                        f"{r['in_last_ms']:.0f} ms, first {r['in_first_ms']:.0f} ms; the state "
+                        f"after it p99 "
                         f"{r['in_state_p99_ms']:.0f} ms"),
                         (f"card to the state after it (the page draws the card): p50 "
                         f"{r['state_p50_ms']:.0f} ms, p99 {r['state_p99_ms']:.0f} ms "
-                        f"({r['states']:.0%} of the players' cards)")):
+                        f"({r['states']:.0%} of the players' cards)"),
+                        *(f"timeline (ms from the command, median of the cards), {line}"
+                          for line in r["timeline"])):
                     print(f"{'':>31}{line}", flush=True)
     print("Goal: 10,000 players, card to last player p99 <= 150 ms")
 
@@ -482,11 +602,21 @@ def main() -> None:
                     help="the betting window (default 30 s + 1 s per 100 players: the bets of "
                          "the slowest shape fit in it); shorter for quick runs")
     ap.add_argument("--client-nice", type=int, default=0,
-                    help="the load processes' niceness: 19 leaves the cores to the studio "
-                         "while it writes (the players' machines are not the studio's); the "
-                         "arrivals by kernel timestamp do not wait for their reads")
+                    help="the load processes' niceness once the bets are in: 19 leaves the "
+                         "cores to the studio while it writes (the players' machines are not "
+                         "the studio's); the arrivals by kernel timestamp do not wait for "
+                         "their reads")
+    ap.add_argument("--edge-nice", type=int, default=0,
+                    help="the edges' niceness: above 0, the table process (the single writer, "
+                         "on cores of its own in production) builds the views the edges' "
+                         "writes wait for before the edges' other writes")
+    ap.add_argument("--timeline", action="store_true",
+                    help="the studio processes note each card's way (studio/cluster/"
+                         "timeline.py): printed in ms from the dealer's command")
     args = ap.parse_args()
     CLIENT_NICE[0] = args.client_nice
+    TIMELINE[0] = args.timeline
+    EDGE_NICE[0] = args.edge_nice
     asyncio.run(main_async([int(x) for x in args.players.split(",")],
                            args.shapes.split(","), args.clients,
                            args.window_s))

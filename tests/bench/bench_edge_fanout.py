@@ -85,9 +85,11 @@ def widen(message: dict[str, Any], players: int) -> dict[str, Any]:
     out = dict(message)
     if message.get("owed") is not None:
         out["owed"] = many(message["owed"])
-    if "personal" in message:
+    if "personal" in message:  # (the views as the bridge sent them before the groups)
         out["personal"] = {f"p{i:05d}": message["personal"][SEATED[i % 3]]
                            for i in range(players) if SEATED[i % 3] in message["personal"]}
+    if "groups" in message:
+        out["groups"] = [[text, many(names)] for text, names in message["groups"]]
     return out
 
 

@@ -12,6 +12,15 @@ timestamp, SO_TIMESTAMPNS), median over the cards, and the CPU per card of the w
 the reader. The reader is one process (reads are what a player's machine does; here they share
 the same two cores, as in bench_cluster), at niceness 0 and then 19 (out of the writers' way).
 
+Measured 2026-11-26 00:18 UTC (the seventh session; another engineer's benchmarks ran at nice
+19, load average 3), whether a smaller write costs the kernel less: `--players 10000
+--writers 2 --reader-nice 19 --bytes B`, alternated 1400, 300, 1400, 300: last arrival 127,
+145, 186, 149 ms; writers' CPU per card 126, 136, 164, 154 ms. No: a loopback write's cost
+is the syscall, the TCP path and the reader's wake-up, not its bytes (10,000 writes of 300
+bytes cost what 10,000 of 1,400 do, within the runs' spread). `--direct` (os.write on each
+socket) is not faster either: uvloop's transport.write already writes at once when nothing
+is queued (a micro-benchmark over 2,000 socket pairs: 3.4 against 3.1-3.3 us a write).
+
 Measured 2026-11-25, quiet machine, `--players 10000`, start of the writes to the last arrival
 (median of 5) and CPU per card:
 
@@ -52,9 +61,10 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def writer(port_file: str, count: int, size: int) -> None:
+async def writer(port_file: str, count: int, size: int, direct: bool = False) -> None:
     """Accept `count` sockets; on each line of stdin ("card"), write `size` bytes to each,
-    then print the time (CLOCK_REALTIME) the writes started."""
+    then print the time (CLOCK_REALTIME) the writes started. `direct`: by os.write on each
+    socket's descriptor (the same syscall, without the transport's buffering)."""
     transports: list[asyncio.Transport] = []
     ready = asyncio.get_running_loop().create_future()
 
@@ -70,13 +80,18 @@ async def writer(port_file: str, count: int, size: int) -> None:
     await ready
     print("ready", flush=True)
     data = b"\x81\x7e" + struct.pack("!H", size - 4) + b"x" * (size - 4)
+    fds = [t.get_extra_info("socket").fileno() for t in transports]
     reader = asyncio.StreamReader()
     loop = asyncio.get_running_loop()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while await reader.readline():
         started = time.time()
-        for t in transports:
-            t.write(data)
+        if direct:
+            for fd in fds:
+                os.write(fd, data)
+        else:
+            for t in transports:
+                t.write(data)
         print(json.dumps({"started": started}), flush=True)
 
 
@@ -115,7 +130,7 @@ def reader(ports: list[int], per: list[int], cards: int, size: int) -> None:
 
 
 def measure(players: int, writers: int, size: int, cards: int, tmp: Path,
-            reader_nice: int = 0) -> dict[str, float]:
+            reader_nice: int = 0, direct: bool = False) -> dict[str, float]:
     """`reader_nice`: the reader's niceness (19: the players' reads leave the cores to the
     writers, as players' machines would)."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
@@ -126,7 +141,8 @@ def measure(players: int, writers: int, size: int, cards: int, tmp: Path,
         f.unlink(missing_ok=True)
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "tests.bench.bench_socket_floor", "--role", "writer",
-             "--port-file", str(f), "--players", str(n), "--bytes", str(size)],
+             "--port-file", str(f), "--players", str(n), "--bytes", str(size),
+             *(["--direct"] if direct else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env))
         while not f.exists() or not f.read_text():
             time.sleep(0.05)  # a child starting: the benchmark's own wait, not a test's
@@ -172,13 +188,15 @@ def main() -> None:
     ap.add_argument("--cards", type=int, default=5)
     ap.add_argument("--reader-nice", default="0,19",
                     help="the reader's niceness, each in turn (19: out of the writers' way)")
+    ap.add_argument("--direct", action="store_true",
+                    help="the writers write by os.write on each socket, not transport.write")
     ap.add_argument("--role", default="bench", choices=("bench", "writer", "reader"))
     ap.add_argument("--port-file")
     ap.add_argument("--ports")
     ap.add_argument("--per")
     args = ap.parse_args()
     if args.role == "writer":
-        event_loop.run(writer(args.port_file, args.players, args.bytes))
+        event_loop.run(writer(args.port_file, args.players, args.bytes, args.direct))
         return
     if args.role == "reader":
         reader([int(p) for p in args.ports.split(",")], [int(n) for n in args.per.split(",")],
@@ -189,9 +207,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         for nice, w in ((int(n), int(x)) for n in args.reader_nice.split(",")
                         for x in args.writers.split(",")):
-            r = measure(args.players, w, args.bytes, args.cards, Path(d), nice)
+            r = measure(args.players, w, args.bytes, args.cards, Path(d), nice, args.direct)
             print(f"{args.players:,} sockets, {args.bytes:,} bytes each, {w} writer "
-                  f"process(es), reader nice {nice}: start of the writes to the last arrival {r['last_ms']:.0f} "
+                  f"process(es){' (os.write)' if args.direct else ''}, "
+                  f"reader nice {nice}: start of the writes to the last arrival {r['last_ms']:.0f} "
                   f"ms (median of {args.cards}); CPU per card: writers {r['writers_ms']:.0f} ms, "
                   f"reader {r['reader_ms']:.0f} ms", flush=True)
 
