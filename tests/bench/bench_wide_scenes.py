@@ -28,8 +28,8 @@ with, false cards (the same either way):
 
 The false cards, the same with and without the change, not looked at: calibrated piacentine
 9302254:6c, 9302300:6c, 9302494:6c; uncalibrated piacentine 9302254:6c, french52 9302242:9b,
-9302397:9s. A Piacentine 6 of cups is the false card of 7 of the last 11 held-out false cards
-(with 9300632, 9301843, 9301154): the next thing to look for on tune seeds. On tune, french52
+9302397:9s. A Piacentine 6 of cups is 7 of the 17 false cards of the last two held-out runs
+(these 4 and 9300632, 9301843, 9301154): the next thing to look for on tune seeds. On tune, french52
 uncalibrated 6089:7s (either way) is a 9 of spades in 8 px of motion blur and a dark exposure,
 its outline found 19 px low, named by the whole-card judge: the top row of pips outside it.
 
