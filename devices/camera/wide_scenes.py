@@ -420,8 +420,10 @@ class _Plan:
                             np.array([0, 1, 1, 0.0]), np.array([0, 0, 1, 1.0]))
 
 
-def _rng(seed: int, art: DeckArt, kind: DeckKind) -> np.random.Generator:
-    return np.random.default_rng([seed, list(DeckArt).index(art), list(DeckKind).index(kind)])
+def _rng(seed: int, art: DeckArt, kind: DeckKind, *stream: int) -> np.random.Generator:
+    """The seed's draws for this deck (`stream`: another sequence of the same scene's)."""
+    return np.random.default_rng([seed, list(DeckArt).index(art), list(DeckKind).index(kind),
+                                  *stream])
 
 
 def _plan(rng: np.random.Generator, art: DeckArt, kind: DeckKind) -> _Plan:
@@ -574,8 +576,7 @@ def wide_deal(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None,
     plan = _plan(rng, art, kind)
     look_rng = copy.deepcopy(rng)  # after the plan, as the still scene's finish begins
     order = deal_order(plan.places)
-    moves = np.random.default_rng([seed, list(DeckArt).index(art), list(DeckKind).index(kind),
-                                   1])
+    moves = _rng(seed, art, kind, 1)  # the dealer's hand
     skin = np.array(SKIN_TONES[int(moves.integers(len(SKIN_TONES)))], np.float32)
     hands = []
     for i in order:
@@ -594,9 +595,8 @@ def wide_deal(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None,
                 after_look = copy.deepcopy(look_rng)
                 looked = _look(after_look, canvas.frame, plan.notes)
                 for _ in range(count):
-                    shot = np.random.default_rng([seed, list(DeckArt).index(art),
-                                                  list(DeckKind).index(kind), 2, n])
-                    frame = _sensor(copy.deepcopy(after_look), looked, plan.notes, shot)
+                    frame = _sensor(copy.deepcopy(after_look), looked, plan.notes,
+                                    _rng(seed, art, kind, 2, n))
                     n += 1
                     yield WideFrame(frame, truth, tuple(sorted(shown)), dealt, hand)
 
