@@ -17,6 +17,7 @@ import pytest
 
 from studio.cluster.bridge import TableBridge
 from studio.cluster.remote import RemoteTable
+from tests.bench.bench_edge_fanout import Wire
 from tests.nats_server import nats_server
 from tests.table_harness import Harness
 
@@ -312,17 +313,19 @@ async def test_a_players_write_waits_only_for_a_view_the_card_may_have_changed(s
         assert table.held_for is None
 
 
-class Published:
-    """The bridge's NATS, as a list of what it published (decoded), in order."""
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    async def publish(self, subject: str, data: bytes) -> None:
-        self.sent.append(json.loads(data))
-
-    async def flush(self) -> None:
-        return None
+@contextlib.asynccontextmanager
+async def bridged(h: Harness, nc: Wire) -> AsyncIterator[TableBridge]:
+    """The harness's table started, with a bridge publishing into `nc` (no NATS)."""
+    await h.start()
+    bridge = TableBridge(h.actor, nc)
+    unsubscribe = h.actor.hub.subscribe(bridge._on_event)
+    publisher = asyncio.get_running_loop().create_task(bridge._publisher())
+    try:
+        yield bridge
+    finally:
+        publisher.cancel()
+        unsubscribe()
+        await h.actor.stop()
 
 
 async def test_a_cards_views_go_out_in_one_message_each_view_once(store, monkeypatch):
@@ -337,12 +340,8 @@ async def test_a_cards_views_go_out_in_one_message_each_view_once(store, monkeyp
     players = {"ann": 1, "bob": 1, "cai": 2}
     for p in players:
         h.credit(p, 10_000)
-    await h.start()
-    nc = Published()
-    bridge = TableBridge(h.actor, nc)
-    unsubscribe = h.actor.hub.subscribe(bridge._on_event)
-    publisher = asyncio.get_running_loop().create_task(bridge._publisher())
-    try:
+    nc = Wire()
+    async with bridged(h, nc):
         for p, pos in players.items():
             assert (await h.bet(p, pos, 1000))["ok"]
         await h.close_betting()
@@ -358,29 +357,21 @@ async def test_a_cards_views_go_out_in_one_message_each_view_once(store, monkeyp
         [(text, who)] = views[0]["groups"]           # they bet alike: one view, both players
         assert sorted(who) == ["ann", "bob"]
         assert json.loads("{" + text + "}") == h.actor.personal("ann") == h.actor.personal("bob")
-    finally:
-        publisher.cancel()
-        unsubscribe()
-        await h.actor.stop()
 
 
 async def test_the_views_are_built_without_waiting_for_the_server_to_answer(store):
     """The events leave before the views are built, but the bridge does not wait for NATS's
     answer to a ping (`flush`) to start them: with the cores busy writing to players the
     answer took 10-20 ms a card, every owed player's write waiting for it too."""
-    class Unanswered(Published):
+    class Unanswered(Wire):
         async def flush(self) -> None:
             await asyncio.Event().wait()  # a server that never answers a ping
 
     h = Harness(store)
     for p in ("ann", "bob"):
         h.credit(p, 10_000)
-    await h.start()
     nc = Unanswered()
-    bridge = TableBridge(h.actor, nc)
-    unsubscribe = h.actor.hub.subscribe(bridge._on_event)
-    publisher = asyncio.get_running_loop().create_task(bridge._publisher())
-    try:
+    async with bridged(h, nc):
         for p, pos in (("ann", 1), ("bob", 2)):
             assert (await h.bet(p, pos, 1000))["ok"]
         await h.close_betting()
@@ -389,7 +380,3 @@ async def test_the_views_are_built_without_waiting_for_the_server_to_answer(stor
             await asyncio.sleep(0)
         views = [m for m in nc.sent if "groups" in m and m["last"]]
         assert views and views[-1]["groups"][0][1] == ["ann"], nc.sent
-    finally:
-        publisher.cancel()
-        unsubscribe()
-        await h.actor.stop()
