@@ -26,6 +26,23 @@ it), `event` (the card's event left the actor, its commit done), `published` (th
 wire), `views` (the last views it owes on the wire); each edge's `burst_in`, `first_write`,
 `views_in` (the held third of the players can be written), `last_write`.
 
+Measured 2026-11-26 02:03-02:16 UTC (seventh session), quiet (load 0.8 falling, nothing else
+running), one run each, this session's code (2ceb865, with --timeline) and then its starting
+code (4390052, a worktree with this file, load_client.py and timeline.py copied in), `--players
+10000 --shapes 1,2 --client-nice 19`; arrival in the client's socket p99 / p50, CPU per card
+table + edges (load client):
+
+                 this session's code                 the code before it (4390052)
+    1 edge       378 / 193 ms, 75 + 280 (300)        430 / 262 ms, 103 + 330 (285)
+    2 edges      278 / 182 ms, 92 + 375 (348)        281 / 174 ms, 82 + 325 (262)
+    timeline     1 edge: views 71, edge first_write 83, views_in 78, last_write 264
+                 2 edges: views 158, edges first_write 69/103, views_in 160/170, last_write
+                 221/269
+
+This machine is slower per write than the sixth session's (an edge's CPU a card 280-375 ms
+against 162-238 then, for the same code's kind of run), so only the pair compares: 1 edge
+-52 ms, 2 edges -3 ms (within the noise). Nothing of the studio's is slower.
+
 Measured 2026-11-26 00:19-01:11 UTC (seventh session), NOT quiet: the other engineer's
 benchmarks (bench_wide_live, bench_wide_scenes, nice 19) ran throughout, load average 2-4,
 and on these two vCPUs a nice-19 process still slows the studio's (edges' CPU per card
