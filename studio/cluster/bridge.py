@@ -16,7 +16,8 @@ import logging
 import secrets
 from typing import Any
 
-from studio.cluster import timeline, wire
+from studio import timeline
+from studio.cluster import wire
 from studio.table.actor import TableActor
 
 log = logging.getLogger(__name__)

@@ -22,8 +22,9 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
+from studio import timeline
 from studio.clock import Clock
-from studio.cluster import timeline, wire
+from studio.cluster import wire
 from studio.games import game_for
 from studio.storage import Store
 from studio.table.hub import Hub

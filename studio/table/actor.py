@@ -20,10 +20,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from studio import ledger
+from studio import ledger, timeline
 from studio.cards import CardCodeError, deck, parse_card
 from studio.clock import Clock, Timer
-from studio.cluster import timeline
 from studio.games import game_for
 from studio.storage import Store, event_log, idempotency
 from studio.storage.event_log import NewEvent

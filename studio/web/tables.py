@@ -17,9 +17,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from studio import ledger
+from studio import ledger, timeline
 from studio.clock import Clock
-from studio.cluster import timeline
 from studio.table.actor import TableActor
 from studio.table.devices import AttachedDevices
 from studio.web.frames import Outgoing

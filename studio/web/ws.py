@@ -33,7 +33,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from studio.cluster import timeline
+from studio import timeline
 from studio.web.errors import WebError
 from studio.web.frames import Outgoing
 from studio.web.ratelimit import RateLimiter

@@ -20,7 +20,7 @@ player's machine is not this one, and its reads should not count against the stu
 `--client-nice 19` also leaves the cores to the studio while it writes.
 
 `--timeline` (seventh session): each studio process notes a card's way on CLOCK_REALTIME, the
-clock of the kernel's receive stamps (studio/cluster/timeline.py, STUDIO_TIMELINE), printed in
+clock of the kernel's receive stamps (studio/timeline.py, STUDIO_TIMELINE), printed in
 ms from the dealer's command, the median over the cards: the table's `command` (the actor got
 it), `event` (the card's event left the actor, its commit done), `published` (the burst on the
 wire), `views` (the last views it owes on the wire); each edge's `burst_in`, `first_write`,
@@ -257,8 +257,7 @@ from typing import Any
 
 import aiohttp
 
-from studio import ledger
-from studio.cluster import timeline
+from studio import ledger, timeline
 from studio.storage import Store
 from tests.nats_server import nats_server
 
@@ -544,7 +543,7 @@ async def measure(n: int, edges: int, nats: str, workdir: Path, k: int,
 
 
 def timeline_lines(marks_dir: Path, shape: Shape, sent_at: dict[str, float]) -> list[str]:
-    """Each studio process's marks (studio/cluster/timeline.py), in ms from the dealer's
+    """Each studio process's marks (studio/timeline.py), in ms from the dealer's
     command (the bench's time.time() before its POST), the median over the cards: a line a
     process."""
     out = []
