@@ -42,7 +42,7 @@ def test_a_still_felt_reuses_the_detections_after_they_settled_and_refreshes() -
     assert recognise.calls == 4 and tracker.reused == 8
 
 
-def test_a_card_laid_or_a_hand_over_the_felt_is_recognised_at_once() -> None:
+def test_a_card_laid_or_a_hand_over_the_felt_is_recognised_once_the_picture_is_still() -> None:
     cam = SimCamera("napoletane", positions=3, seed=5)
     cam.place_card("3s", 2)
     tracker = StillTracker(settle=2, refresh=100)
@@ -51,14 +51,46 @@ def test_a_card_laid_or_a_hand_over_the_felt_is_recognised_at_once() -> None:
         tracker.detections(cam.frame(i * FRAME_S), recognise)
     assert recognise.calls == 2  # settled: the still frames cost no recognition
     cam.place_card("7d", "dealer")
-    found = tracker.detections(cam.frame(6 * FRAME_S), recognise)
-    assert recognise.calls == 3 and sorted(d.code for d in found) == ["3s", "7d"]
-    tracker.detections(cam.frame(7 * FRAME_S), recognise)
+    # the frame the card arrives in differs from the one before: a picture in motion
+    assert tracker.detections(cam.frame(6 * FRAME_S), recognise) is None
+    assert recognise.calls == 2 and tracker.waited == 1
+    found = tracker.detections(cam.frame(7 * FRAME_S), recognise)  # still again: looked at
+    assert found is not None and recognise.calls == 3
+    assert sorted(d.code for d in found) == ["3s", "7d"]
     tracker.detections(cam.frame(8 * FRAME_S), recognise)
-    calls = recognise.calls
-    cam.set_hand(2)  # the dealer's hand over position 2
     tracker.detections(cam.frame(9 * FRAME_S), recognise)
+    calls = recognise.calls
+    cam.set_hand(2)  # the dealer's hand over position 2, held there
+    assert tracker.detections(cam.frame(10 * FRAME_S), recognise) is None
+    tracker.detections(cam.frame(11 * FRAME_S), recognise)
     assert recognise.calls == calls + 1
+
+
+def test_a_picture_that_never_stops_moving_is_still_looked_at_every_wait_plus_one_frames(
+) -> None:
+    cam = SimCamera("napoletane", positions=3, seed=8)
+    cam.place_card("6d", 1)
+    tracker = StillTracker(settle=2, refresh=100, wait=3)
+    recognise = Counting(_source(cam))
+    tracker.detections(cam.frame(0.0), recognise)
+    looked = []
+    for i in range(1, 9):  # the hand moves every frame, from place to place
+        cam.set_hand([2, 3, "dealer"][i % 3])
+        looked.append(tracker.detections(cam.frame(i * FRAME_S), recognise) is not None)
+    assert looked == [False, False, False, True] * 2
+    assert recognise.calls == 3 and tracker.waited == 6
+
+
+def test_the_voter_is_told_nothing_of_a_picture_in_motion() -> None:
+    cam = SimCamera("napoletane", positions=3, seed=9)
+    cam.place_card("2c", 1)
+    source = _source(cam)
+    for i in range(4):
+        source.feed(cam.frame(i * FRAME_S), i * FRAME_S)
+    votes = [p["votes"] for p in source.voter.places()]
+    cam.set_hand(1)
+    assert source.feed(cam.frame(4 * FRAME_S), 4 * FRAME_S) == []
+    assert [p["votes"] for p in source.voter.places()] == votes
 
 
 def test_flicker_and_noise_are_not_movement_but_a_small_card_corner_is() -> None:

@@ -1,4 +1,5 @@
-"""Tracking across frames: recognise a camera frame only when the table in it moved.
+"""Tracking across frames: recognise a camera frame only when the table in it moved, and only
+once it stopped moving.
 
 A card lies on the felt for seconds while the camera looks five times a second, so most frames
 show what the last one showed. Recognising each of them costs 10-30 ms of a core for nothing.
@@ -11,6 +12,12 @@ What keeps it honest: the voter's agreement. Detections are reused only after `s
 recognitions in a row named the same cards at the same places, so a card is still vouched for
 only on that many real recognitions agreeing (the voter's `need`), never on one frame repeated;
 and every `refresh`-th frame is recognised anyway, so no change can hide for long.
+
+A frame that differs from the frame just before it is a picture in motion (the dealer's hand
+sliding a card in, a card turning over): it is not looked at (`detections` returns None and the
+voter is told nothing), since what it shows is about to change and is often blurred; the first
+frame alike to the one before it is recognised. At most `wait` frames in a row go unlooked-at,
+so a hand that never stops (or a camera that shakes) still gets a recognition that often.
 """
 
 from __future__ import annotations
@@ -67,9 +74,13 @@ class StillTracker:
     settle: int = 3  # recognitions in a row that must agree before any frame is skipped
     refresh: int = 10  # at most this many frames in a row reuse the last detections
     threshold: float = 12.0  # grey levels a block must change by to count as movement
+    wait: int = 3  # at most this many frames in a row are not looked at while the picture moves
     recognised: int = 0
     reused: int = 0
+    waited: int = 0
     _then: np.ndarray | None = None
+    _prev: np.ndarray | None = None
+    _waiting: int = 0
     _last: list[Detection] = field(default_factory=list)
     _agreeing: int = 0
     _skipped: int = 0
@@ -77,10 +88,20 @@ class StillTracker:
     def clear(self) -> None:
         """Forget the last frame (the felt was cleared: look afresh)."""
         self._then, self._last, self._agreeing, self._skipped = None, [], 0, 0
+        self._prev, self._waiting = None, 0
 
-    def detections(self, frame: np.ndarray,
-                   recognise: Callable[[np.ndarray], list[Detection]]) -> list[Detection]:
+    def detections(self, frame: np.ndarray, recognise: Callable[[np.ndarray], list[Detection]]
+                   ) -> list[Detection] | None:
+        """The frame's detections; None when the picture is moving (nothing to tell the voter:
+        neither that the cards are there nor that they are gone)."""
         now = thumbnail(frame)
+        before, self._prev = self._prev, now
+        if (before is not None and self._waiting < self.wait
+                and moved(now, before, self.threshold)):
+            self._waiting += 1
+            self.waited += 1
+            return None
+        self._waiting = 0
         if (self._then is not None and self._agreeing >= self.settle
                 and self._skipped < self.refresh and not moved(now, self._then, self.threshold)):
             self._skipped += 1

@@ -152,6 +152,8 @@ class CameraCardSource:
     def feed(self, frame: np.ndarray, frame_time: float) -> list[CardSeen]:
         found = (self.tracker.detections(frame, self.recognizer.recognize)
                  if self.tracker is not None else self.recognizer.recognize(frame))
+        if found is None:  # a picture in motion: the voter waits for a still one
+            return []
         return self.voter.update(found, frame_time)
 
     def clear(self) -> None:
