@@ -12,6 +12,27 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
+Tune A/B, 2026-11-26 (eighth session), `localiser_axis` (a localiser peak is dropped for an
+outline hypothesis near it only when that one lies along the same axis): `--split tune
+--no-baseline --modes calibrated --ab localiser_axis`, right cards without -> with, a quiet
+machine but two processes, mean ms without -> with:
+
+    deck        6400-6699 (300)        7400-7799 (400, after the choice)  ms (7400-7799)
+    napoletane  774 -> 777/874, 0 false   1075 -> 1078/1185, 0 false   21.45 -> 22.68
+    piacentine  767 -> 771/877, 0 false   1033 -> 1035/1133, 0 false   21.42 -> 22.50
+    french40    734 -> 735/788, 0 false   1029 -> 1030/1117, 0 false   23.77 -> 24.77
+    french52    792 -> 794/873, 0 false   1086 -> 1088/1188, 0 false   23.21 -> 24.41
+
+Seen on 6400-6699 (a throwaway probe): of the 100 napoletane cards missed there, 21 had no
+hypothesis near them at all, and 17 of those 21 a localiser peak of heat >= 0.3 on them,
+most dropped for an outline hypothesis near their centre. Not kept, on the same seeds: the
+classifier's `learned_min_prob` lowered from 0.95 (0.85: napoletane +13, piacentine +7 of
+~1,450 on 6700-7199, but a false card, piacentine 7042: a 3 of cups 66% showing named a 5;
+0.8 and 0.7 a second and third). Of the covered cards located and refused there (63
+napoletane), the classifier's best guess on the true outline is right for 59, at >= 0.9 for
+32: the two-method rule, not the classifier, refuses them, and lowering its bar admits
+look-alikes whose difference is under the cover.
+
 Held-out A/B, 2026-11-26 (seventh session), `named_hide` (a covered card's cells lying on a
 card named already are not matched: Options.named_hide), chosen on tune seeds 6000-6149 and
 checked on fresh tune seeds 6150-6399 (+6/0/+4/0 calibrated, +3/0/+2/+2 uncalibrated, 0 false
