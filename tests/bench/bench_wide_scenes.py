@@ -23,9 +23,9 @@ machine but two processes, mean ms without -> with:
     french40    734 -> 735/788, 0 false   1029 -> 1030/1117, 0 false   23.77 -> 24.77
     french52    792 -> 794/873, 0 false   1086 -> 1088/1188, 0 false   23.21 -> 24.41
 
-Seen on 6400-6699 (a throwaway probe): of the 100 napoletane cards missed there, 21 had no
-hypothesis near them at all, and 17 of those 21 a localiser peak of heat >= 0.3 on them,
-most dropped for an outline hypothesis near their centre. Not kept, on the same seeds: the
+Seen on 6400-6549 (a throwaway probe): 20 napoletane cards missed there had no hypothesis
+near them at all, and 17 of the 20 a localiser peak of heat >= 0.3 on them, most dropped for
+an outline hypothesis near their centre. Not kept, on the same seeds: the
 classifier's `learned_min_prob` lowered from 0.95 (0.85: napoletane +13, piacentine +7 of
 ~1,450 on 6700-7199, but a false card, piacentine 7042: a 3 of cups 66% showing named a 5;
 0.8 and 0.7 a second and third). Of the covered cards located and refused there (63
