@@ -26,6 +26,41 @@ it), `event` (the card's event left the actor, its commit done), `published` (th
 wire), `views` (the last views it owes on the wire); each edge's `burst_in`, `first_write`,
 `views_in` (the held third of the players can be written), `last_write`.
 
+Measured 2026-11-26 03:37-04:13 UTC (eighth session), quiet (nothing else running), on a
+machine about three times faster per socket write than the seventh session's
+(bench_socket_floor the same hour, `--players 10000 --writers 1,2`: 10,000 writes alone 57-59
+ms from one process, 40-56 from two; writers' CPU 60-64 ms a card, against 162-190 ms in the
+fourth session), the code of 08fd9a9 (no change to the studio's fan-out since 0fae2ff). The
+issue's run, `--players 1000,5000,10000 --shapes baseline,one,1,2 --client-nice 19
+--timeline`, then twice `--players 10000 --shapes 1,2` and `--shapes 2,1` (same options).
+Card p99 read by the load client / arrival in its socket (kernel stamps), p50 arrival, CPU a
+card table + edges (load client), bets/s:
+
+    1,000   one process asyncio   37 / 35 ms, p50 22, 27 (13), 647/s
+            one process uvloop    31 / 23 ms, p50 14, 18 (8), 641/s
+            1 edge                22 / 21 ms, p50 13, 8 + 10 (13), 631/s
+    5,000   one process asyncio  143 / 132 ms, p50 60, 93 (70), 633/s
+            one process uvloop    86 / 86 ms, p50 54, 82 (63), 643/s
+            1 edge                92 / 85 ms, p50 55, 20 + 62 (60), 604/s
+            2 edges              115 / 89 ms, p50 48, 25 + 75 (68), 609/s
+    10,000  one process asyncio  203 / 171 ms, p50 103, 160 (145), 665/s
+            one process uvloop   228 / 228 ms, p50 114, 188 (140), 638/s
+            1 edge               169 / 162 ms, p50 107, 40 + 137 (127), 585/s
+              again              186 / 179 ms, p50 111, 38 + 137 (122), 576/s
+              again              186 / 159 ms, p50 104, 35 + 140 (132), 578/s
+            2 edges              194 / 128 ms, p50 84, 40 + 155 (155), 569/s
+              again              184 / 122 ms, p50 79, 40 + 145 (150), 567/s
+              again              177 / 117 ms, p50 77, 38 + 143 (145), 576/s
+    timeline, 10,000 on 2 edges (the three runs): table views 78/70/71 ms; edges first_write
+    32-59, views_in 76-81, last_write 97-121
+
+So on this machine the goal (10,000 players, card to the last player's p99 <= 150 ms) is met
+with two edges by the card's arrival in the players' sockets, in three runs out of three (117-128
+ms); one edge is over it (159-179 ms), and the single process (the baseline) at 171-228. The
+load client's own reads (4 processes at nice 19 on the same two cores, which yield to the
+studio's while it writes) come 50-60 ms after the arrival (177-194 ms): a player's machine is
+not this one, so the arrival is the studio's figure (see above, fourth session).
+
 Measured 2026-11-26 02:03-02:16 UTC (seventh session), quiet (load 0.8 falling, nothing else
 running), one run each, this session's code (2ceb865, with --timeline) and then its starting
 code (4390052, a worktree with this file, load_client.py and timeline.py copied in), `--players
