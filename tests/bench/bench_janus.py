@@ -22,7 +22,23 @@ count). Goal: >= 1,000 viewers per core on Janus.
     nice -n 19 .venv/bin/python -m tests.bench.bench_janus --viewers 120 --repeats 3 \
         --bitrates 1.5,1.0 --embedded-viewers 60
 
-Last run (2026-11-25 13:28 UTC, this 2-core machine shared with another engineer's latency
+Run 2026-11-26 03:58 UTC (eighth session), the documented command, a quiet machine about
+three times faster per socket write than the seventh session's (bench_socket_floor): Janus at
+the studio's 1.5 Mbit/s, 120 viewers, every receiver at 25 fps, 151 RTP packets/s: 1.14-1.22
+ms of CPU per viewer-second (7.6-8.1 us a packet) -> median 850 viewers per core (821-875);
+at 1.0 Mbit/s (106 packets/s) 0.92 ms -> 1,092 (1,053-1,112); the embedded aiortc path (60
+viewers) 3.55 ms -> 282; Janus per viewer 0.33x the embedded path. The goal (>= 1,000 per
+core) is met at 1.0 Mbit/s and not at the studio's 1.5. Janus's cost is per packet, so it
+follows the bitrate; whether the studio can send less for the same picture was looked at
+once (a throwaway probe, the simulated camera at 25 fps with a hand moving and a card laid
+each second, 250 frames, two seeds, PSNR of Y against the source): ultrafast 1.5 Mbit/s
+42.7 dB (3.9 ms a frame to encode), ultrafast 1.0 41.4, superfast 1.0 40.0-40.1, veryfast
+1.0 40.2-40.3 (7.3 ms), veryfast 1.5 41.7-41.8. No: by PSNR the slower presets lose (their
+deblocking and psychovisual tuning spend bits where PSNR does not look, and this camera's
+per-frame sensor noise is most of what is coded). Judging 1.0 Mbit/s needs a real camera's
+footage and eyes, not this simulator.
+
+Last run before that (2026-11-25 13:28 UTC, this 2-core machine shared with another engineer's latency
 runs): Janus at the studio's 1.5 Mbit/s, 120 viewers, every receiver
 at 25 fps, 152-153 RTP packets/s: 1.68 and 1.73 ms of CPU per viewer-second (11.0-11.4 us a
 packet) -> median 578 viewers per core (578-595; a third window starved, 561, not counted);
