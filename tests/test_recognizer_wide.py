@@ -350,3 +350,25 @@ def test_a_localiser_peak_across_an_outline_hypothesis_proposes_its_own_card(
     before = score_wide(Recognizer(art, options=Options(localiser_axis=False))
                         .recognize(scene.frame, scene.camera), scene.truth)
     assert now.false == 0 and now.right == before.right + 1 == now.expected
+
+
+class _RefitSeesAll(Recognizer):
+    """The refit to the classifier's card judged without the cells known covered (as before
+    2026-11-26): its first judgement had them hidden, its second did not."""
+
+    def _refit_to_learned(self, frame, view, rect, quad, shortlist, fitted_to, guess,  # type: ignore[no-untyped-def]
+                          hidden=None):
+        return super()._refit_to_learned(frame, view, rect, quad, shortlist, fitted_to, guess)
+
+
+@pytest.mark.parametrize("art, seed", [("napoletane", 6635), ("piacentine", 7629)])
+def test_a_covered_card_refitted_to_the_classifiers_card_is_judged_without_named_cells(
+        art: str, seed: int) -> None:
+    """Tune scenes where a covered card, refitted to the card the classifier took it for, was
+    judged again with the cells lying on a card named already counted as showing, and
+    refused: judged on the cells no named card covers, as its first judgement was, it is
+    named; nothing false."""
+    scene = wide_scene(seed, art)
+    now = score_wide(Recognizer(art).recognize(scene.frame, scene.camera), scene.truth)
+    before = score_wide(_RefitSeesAll(art).recognize(scene.frame, scene.camera), scene.truth)
+    assert now.false == 0 and now.right == before.right + 1

@@ -23,6 +23,12 @@ machine but two processes, mean ms without -> with:
     french40    734 -> 735/788, 0 false   1029 -> 1030/1117, 0 false   23.77 -> 24.77
     french52    792 -> 794/873, 0 false   1086 -> 1088/1188, 0 false   23.21 -> 24.41
 
+Then (the same session, the same seeds and command without --ab, against the "with" figures
+above): the refit to the classifier's card (`_refit_to_learned`) judged on the cells no named
+card covers, as the first judgement is (`named_hide`'s hidden cells passed on): 6400-6699
+777 -> 779, 771, 735, 794 (unchanged); 7400-7799 1078 -> 1079, 1035 -> 1036, 1030 -> 1031,
+1088 -> 1089; 0 false; uncalibrated piacentine 6400-7399 2415 -> 2418/2867, 0 false.
+
 Seen on 6400-6549 (a throwaway probe): 20 napoletane cards missed there had no hypothesis
 near them at all, and 17 of the 20 a localiser peak of heat >= 0.3 on them, most dropped for
 an outline hypothesis near their centre. Not kept, on the same seeds: the
