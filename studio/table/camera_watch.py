@@ -3,8 +3,9 @@ card the votes agree on to the table's devices adapter (AttachedDevices.camera_s
 
 Why a few frames per second and not the video's 25: a card lies on the felt for seconds, the
 voter wants 3 agreeing frames, and recognition costs ~15 ms per 1280x720 frame on one core, so
-5 fps tells the cross-check about a card ~0.6 s after it lands (well inside its window) for less
-than a tenth of a core. Why a worker thread: that OpenCV work must not hold the event loop the
+5 fps tells the cross-check about a card about a second after it lands (the tracker waits for a
+still picture, then the voter for 3 agreeing frames; well inside its window) for less than a
+tenth of a core. Why a worker thread: that OpenCV work must not hold the event loop the
 table, the readers and the players' connections share (OpenCV releases the GIL while it works).
 The players' video is a separate path (streaming/), encoded once, never waiting on this.
 """
