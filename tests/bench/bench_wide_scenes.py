@@ -30,6 +30,21 @@ false either way (uncalibrated unchanged: the localiser runs on a calibration on
 card calibrated in 2,000 scenes; uncalibrated 2, the same either way, not looked at:
 napoletane 9302694:2d, french40 9302846:5s. The goal (>= 99.5% right, 0 false) is not met.
 
+The Piacentine 6 of cups, looked for on tune seeds (eighth session): `--split tune --no-baseline
+--modes calibrated --decks piacentine`, seeds 7800-9299 and 9300-10799: 89.21% and 89.34%
+right, 3 false cards each, 5 of the 6 a 6 of cups (7891, 8181, 8618, 9788, 10225; the sixth
+10796:4c, a 5 of cups). Every one lies on a partly covered 7 of cups (41-70% showing) that was
+not named. Scene 9788, looked at: the hypothesis straddles a covered queen of spades and the 7
+of cups lying over it; the partial judge kept the 7's left column of cups as a 6's right column
+and dropped the queen's figure as covered (score 0.97, separation 0.45); the classifier said 6
+of cups at 0.43. Because the 7 was not named, "what matched is a card named already" could
+not refuse it. Tried: the classifier's veto bar (learned_veto_prob) 0.9 -> 0.75 (no false card
+fewer) and 0.6 (8618 gone, 5 right piacentine cards and 2 napoletane lost of ~4,270 each, on
+7800-9299): not kept. Next to try: which side of the boundary between kept and dropped cells
+the covering card's white margin lies on (a covered card has it on the dropped side; a
+straddling hypothesis has it on the kept side), or judging partly covered hypotheses top card
+first.
+
 Tune A/B, 2026-11-26 (eighth session), `localiser_axis` (a localiser peak is dropped for an
 outline hypothesis near it only when that one lies along the same axis): `--split tune
 --no-baseline --modes calibrated --ab localiser_axis`, right cards without -> with, a quiet
