@@ -113,8 +113,9 @@ def edge_angle(grey: np.ndarray, x: float, y: float, half: int = 20,
     return float(np.arctan2(s4, c4)) / 4, float(np.hypot(c4, s4) / m2.sum())
 
 
-def _turn(a: float, b: float) -> float:
-    """The smaller angle between two axes (modulo half a turn)."""
+def axis_turn(a: float, b: float) -> float:
+    """The smaller angle between two axes at angles a and b (modulo half a turn: a card is the
+    same turned half a turn)."""
     return abs((a - b + np.pi / 2) % np.pi - np.pi / 2)
 
 
@@ -156,8 +157,9 @@ class CardLocaliser:
         out = []
         for p in found:
             t4, consistent = edge_angle(grey, p.x / VIEW_PER_INPUT, p.y / VIEW_PER_INPUT)
-            best = min((t4 + k * np.pi / 2 for k in range(-2, 3)), key=lambda a: _turn(a, p.angle))
-            if consistent >= 0.2 and _turn(best, p.angle) <= np.radians(30):
+            best = min((t4 + k * np.pi / 2 for k in range(-2, 3)),
+                       key=lambda a: axis_turn(a, p.angle))
+            if consistent >= 0.2 and axis_turn(best, p.angle) <= np.radians(30):
                 p = Peak(p.x, p.y, best, p.heat)
             out.append(p)
         return out

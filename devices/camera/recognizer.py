@@ -81,7 +81,7 @@ from devices.camera.camera_family import (
     fit_camera,
 )
 from devices.camera.card_classifier import OTHER, canonical_crop, card_classifier
-from devices.camera.card_localiser import Peak, card_localiser
+from devices.camera.card_localiser import Peak, axis_turn, card_localiser
 from devices.camera.index_reader import index_reader
 from devices.camera.layout import CARD_WIDTH, CameraPose
 from devices.camera.partial_match import COLS, ROWS, CellSums, PartialLimits, judge_partial
@@ -528,13 +528,6 @@ def _own_cells(owned: np.ndarray, view: TableView, quad: np.ndarray, cells: np.n
     np.maximum(owned, shown, out=owned)
 
 
-def _turn(angle: float, axis: np.ndarray) -> float:
-    """The smaller angle (radians) between the axis at `angle` and `axis`, modulo half a turn
-    (a card is the same turned half a turn)."""
-    diff = angle - float(np.arctan2(axis[1], axis[0]))
-    return abs((diff + np.pi / 2) % np.pi - np.pi / 2)
-
-
 def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
     """Push each corner out along its diagonal: undo the opening's and the hull's shrinkage."""
     centre = quad.mean(axis=0)
@@ -690,12 +683,17 @@ class Recognizer:
 
         same_turn = np.radians(th.localiser_same_turn) if self.options.localiser_axis else None
 
+        def another(peak: Peak, r: CardRect) -> bool:
+            """The peak is not the card `r` proposes: its centre is apart, or its axis."""
+            if float(np.hypot(peak.x - r.centre[0], peak.y - r.centre[1])) >= \
+                    th.localiser_apart * w:
+                return True
+            axis = float(np.arctan2(r.long_axis[1], r.long_axis[0]))
+            return same_turn is not None and axis_turn(peak.angle, axis) > same_turn
+
         def apart(peak: Peak) -> bool:
             """The outline proposed no card here (where it did, its axis is closer)."""
-            return all(float(np.hypot(peak.x - r.centre[0], peak.y - r.centre[1]))
-                       >= th.localiser_apart * w or (
-                           same_turn is not None and _turn(peak.angle, r.long_axis) > same_turn)
-                       for r in rects)
+            return all(another(peak, r) for r in rects)
 
         peaks = self._localiser.peaks(  # type: ignore[union-attr]
             top_down, th.localiser_min_heat, th.localiser_most, keep=apart)
