@@ -86,3 +86,13 @@ async def test_a_punto_e_banco_round_with_a_repeated_card_is_cross_checked_end_t
         assert not h.published("cross_check_dispute")
     finally:
         await h.stop()
+
+
+def test_a_french_40_card_tables_camera_knows_only_its_40_cards() -> None:
+    """The camera source is made with the table's deck (its game's deck_kind): a French
+    40-card table's recogniser has no 8, 9 or 10 to name; the art alone means all 52."""
+    forty = CameraCardSource.calibrated("french", None, 3, kind="french40").recognizer
+    fifty_two = CameraCardSource.calibrated("french", None, 3).recognizer
+    assert "8d" not in forty.templates.labels and "Td" not in forty.templates.labels
+    assert {"8d", "9c", "Ts"} <= set(fifty_two.templates.labels)
+    assert len(set(forty.templates.labels) - {"back"}) == 40

@@ -127,27 +127,33 @@ class CameraCardSource:
     tracker: StillTracker | None = None  # None: every frame recognised (tracking.py)
 
     @classmethod
-    def for_table(cls, table: Any, **voting: Any) -> CameraCardSource:
+    def for_table(cls, table: Any, kind: Any = None, **voting: Any) -> CameraCardSource:
         """The card source of a configured table (studio.config SetteEMezzoLiveTable). When
         its camera names a calibration file, the recogniser runs on the calibrated path (cards
         as rectangles in the top-down view; the view is made here, at start-up, not on the
-        first frame) and each card is named with the printed area it lies in."""
+        first frame) and each card is named with the printed area it lies in. `kind`: the
+        table's deck (its game's `deck_kind`: a French 40-card table names no 8, 9 or 10)."""
         camera = table.devices.camera
         pose = camera.pose() if camera is not None else None
-        return cls.calibrated(table.deck_art, pose, table.positions, **voting)
+        return cls.calibrated(table.deck_art, pose, table.positions, kind=kind, **voting)
 
     @classmethod
-    def calibrated(cls, art: Any, pose: CameraPose | None, positions: int, *,
-                   tracked: bool = True, **voting: Any) -> CameraCardSource:
+    def calibrated(cls, art: Any, pose: CameraPose | None, positions: int | None, *,
+                   kind: Any = None, tracked: bool = True, wait: int = StillTracker.wait,
+                   **voting: Any) -> CameraCardSource:
         """The card source of a camera whose pose is known (a calibration file's, or a
-        simulated camera's own); `pose=None` runs the uncalibrated recogniser, no area names."""
-        recognizer = Recognizer(art, camera=pose)
+        simulated camera's own); `pose=None` runs the uncalibrated recogniser, no area names;
+        `positions=None`: no area names either. `kind`: the deck (None: the art's fullest);
+        `wait`: the tracker's (tracking.py)."""
+        recognizer = Recognizer(art, kind, camera=pose)
         regions: dict[str, np.ndarray] = {}
         if pose is not None:
             recognizer.view(pose)
-            regions = image_regions(pose, default_areas(positions))
+            if positions is not None:
+                regions = image_regions(pose, default_areas(positions))
         voter = CardVoter(regions=regions, **voting)
-        return cls(recognizer, voter, StillTracker(settle=voter.need) if tracked else None)
+        tracker = StillTracker(settle=voter.need, wait=wait) if tracked else None
+        return cls(recognizer, voter, tracker)
 
     def feed(self, frame: np.ndarray, frame_time: float) -> list[CardSeen]:
         found = (self.tracker.detections(frame, self.recognizer.recognize)

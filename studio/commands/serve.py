@@ -156,8 +156,8 @@ def _camera(cfg: StudioConfig, table_cfg: SetteEMezzoLiveTable,
     tee = LatestFrame(source_for_camera(cam.source, cam.width, cam.height, cam.fps))
     video = VideoService.from_config(cfg, table_cfg.id, source=tee)
     video.broadcaster.start()  # the camera runs from now on, watched or not
-    watch = CameraWatch(CameraCardSource.for_table(table_cfg), tee.latest,
-                        rt.attached.camera_seen, fps=cam.recognise_fps,
+    source = CameraCardSource.for_table(table_cfg, rt.actor.game.deck_kind)
+    watch = CameraWatch(source, tee.latest, rt.attached.camera_seen, fps=cam.recognise_fps,
                         time_fn=rt.actor.clock.now)
     watch.start()
     rt.notes.append(f"camera {cam.source}: video, and the recogniser {cam.recognise_fps:g}/s")

@@ -77,7 +77,8 @@ class SimulatedDevices:
         self._camera_next: str | None = None  # a technician's fault for the next card laid
         if camera is not None:
             source = CameraCardSource.calibrated(camera.art, camera.camera,
-                                                 self.actor.cfg.positions)
+                                                 self.actor.cfg.positions,
+                                                 kind=self.actor.game.deck_kind)
             self.watch = CameraWatch(source, camera.frame, self.attached.camera_seen,
                                      fps=camera_fps or 5.0, time_fn=self.actor.clock.now)
         self.auto_deal_s = auto_deal_s  # None: a technician (or a test) deals each card

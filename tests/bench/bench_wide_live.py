@@ -107,9 +107,9 @@ import time
 
 import cv2
 
-from devices.camera.recognizer import Recognizer
+from devices.camera.layout import CameraPose
 from devices.camera.tracking import StillTracker
-from devices.camera.voting import CameraCardSource, CardVoter
+from devices.camera.voting import CameraCardSource
 from devices.camera.wide_scenes import wide_deal
 from devices.camera.wide_scoring import LiveScorer, LiveTally
 
@@ -126,17 +126,12 @@ PATHS: dict[str, int | None] = {"tracked": StillTracker.wait, "tracked, no wait"
                                 "every frame": None}
 
 
-def source(art: str, kind: str, deal_camera: object, calibrated: bool,
+def source(art: str, kind: str, deal_camera: CameraPose, calibrated: bool,
            tracked: bool, wait: int = StillTracker.wait) -> CameraCardSource:
-    """The table's card source for this deal's camera, as CameraCardSource.calibrated makes it
-    (the view made at start-up), with this deck's kind."""
+    """The table's card source for this deal's camera, as a table makes it
+    (CameraCardSource.calibrated: the view made at start-up), with this deck's kind."""
     pose = deal_camera if calibrated else None
-    recognizer = Recognizer(art, kind, camera=pose)
-    if pose is not None:
-        recognizer.view(pose)
-    voter = CardVoter()
-    tracker = StillTracker(settle=voter.need, wait=wait) if tracked else None
-    return CameraCardSource(recognizer, voter, tracker)
+    return CameraCardSource.calibrated(art, pose, None, kind=kind, tracked=tracked, wait=wait)
 
 
 def run_deals(deck: str, seeds: range, mode: str) -> dict[str, tuple[LiveTally, list[float]]]:
