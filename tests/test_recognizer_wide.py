@@ -352,6 +352,19 @@ def test_a_localiser_peak_across_an_outline_hypothesis_proposes_its_own_card(
     assert now.false == 0 and now.right == before.right + 1 == now.expected
 
 
+@pytest.mark.parametrize("seed", [11521, 11574])
+def test_a_localiser_peak_whose_axis_is_off_proposes_its_card_turned(seed: int) -> None:
+    """Tune scenes (french40) where the localiser's peak lay on a card with its axis some
+    degrees off (a fan's top card among its neighbours' edges) and nothing else proposed the
+    card: its card turned a little either way (`localiser_turns`) is named; nothing false."""
+    scene = wide_scene(seed, "french", "french40")
+    now = score_wide(Recognizer("french", "french40").recognize(scene.frame, scene.camera),
+                     scene.truth)
+    before = score_wide(Recognizer("french", "french40", options=Options(
+        localiser_turns=False)).recognize(scene.frame, scene.camera), scene.truth)
+    assert now.false == 0 and now.right == before.right + 1 == now.expected
+
+
 class _RefitSeesAll(Recognizer):
     """The refit to the classifier's card judged without the cells known covered (as before
     2026-11-26): its first judgement had them hidden, its second did not."""

@@ -178,6 +178,9 @@ class Thresholds:
     localiser_apart: float = 0.25
     # ... (with Options.localiser_axis: and its long axis this close, degrees)
     localiser_same_turn: float = 15.0
+    # ... (with Options.localiser_turns: each peak also proposes its card turned this many
+    # degrees either way, judged only where the peak's own is not named)
+    localiser_turn: float = 10.0
     # without a calibration, a guess fitted as the studio's kind of camera is kept only when
     # it places every card it was fitted to within this many pixels (worst card's rms)
     family_max_error: float = 3.0
@@ -224,6 +227,11 @@ class Options:
     # along the same axis (the same card proposed twice), not across it (another card; tune
     # seeds 6400-6699 and 7400-7799, calibrated: 18 cards more of 8,200, none false, +5% time)
     localiser_axis: bool = True
+    # a localiser peak also proposes its card turned a little either way (Thresholds.
+    # localiser_turn): the network's axis, or the edges', is 5-15 degrees off on about a
+    # fifth of the cards missed with a peak on them (a fan's top card among its neighbours'
+    # edges)
+    localiser_turns: bool = True
     # the guessed calibration: the studio's kind of camera fitted to every card of the
     # agreeing size at once (camera_family.py)
     family_pose: bool = True
@@ -697,7 +705,13 @@ class Recognizer:
 
         peaks = self._localiser.peaks(  # type: ignore[union-attr]
             top_down, th.localiser_min_heat, th.localiser_most, keep=apart)
-        return [p.rect(w, h) for p in peaks]
+        rects = [p.rect(w, h) for p in peaks]
+        if self.options.localiser_turns:
+            # after every peak's own card, so that one named makes its turned twins `taken`
+            turn = np.radians(th.localiser_turn)
+            rects += [Peak(p.x, p.y, p.angle + s * turn, p.heat).rect(w, h)
+                      for p in peaks for s in (-1, 1)]
+        return rects
 
     def _partly_covered(self, frame: np.ndarray, view: TableView, shape: tuple[int, ...],
                         later: list[tuple[CardRect, np.ndarray | None]],
