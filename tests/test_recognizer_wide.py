@@ -21,6 +21,7 @@ from devices.camera.partial_match import (
 )
 from devices.camera.recognizer import (
     Candidate,
+    Detection,
     Options,
     Recognizer,
     Thresholds,
@@ -30,7 +31,7 @@ from devices.camera.recognizer import (
 )
 from devices.camera.self_calibration import pose_from_card
 from devices.camera.table_view import CardRect, TableView
-from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, TUNE_SEEDS, wide_scene
+from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, TUNE_SEEDS, WideTruth, wide_scene
 from devices.camera.wide_scoring import WideTally, score_wide
 
 
@@ -48,6 +49,26 @@ def test_the_counting_rule_is_issue_16s() -> None:
             assert t.counts == (t.face_up and t.visible >= 0.45 and t.index_visible >= 0.8)
         for t in wide_scene(seed, "piacentine").truth:
             assert t.counts == (t.face_up and t.visible >= 0.45)
+
+
+def test_the_tally_counts_right_cards_by_the_share_of_their_face_that_shows() -> None:
+    """Where the misses are: each counted card falls in one band of its visible share; a card
+    named right counts right in its band, a card showing under 45% in none."""
+    quad = np.float32([[0, 0], [50, 0], [50, 80], [0, 80]])
+
+    def card(code: str, visible: float, dx: float) -> WideTruth:
+        return WideTruth(code, True, quad + np.float32([dx, 0]), visible, 1.0, visible >= 0.45)
+
+    truth = [card("3c", 0.5, 0), card("4c", 0.6, 100), card("5c", 1.0, 200),
+             card("6c", 0.3, 300)]
+    named = [Detection("3c", truth[0].quad, 0.9, 0.5, 0.1),
+             Detection("5c", truth[2].quad, 0.9, 0.5, 0.1)]
+    tally = WideTally()
+    tally.add(score_wide(named, truth))
+    tally.add(score_wide([], truth))
+    assert tally.bands == {"45-55%": [1, 2], "55-70%": [0, 2], "whole": [1, 2]}
+    assert tally.bands_line() == "45-55% 1/2  55-70% 0/2  whole 1/2"
+    assert (tally.right, tally.expected) == (2, 6)
 
 
 def test_a_blue_felt_is_felt_and_the_cards_on_it_are_not() -> None:

@@ -25,13 +25,29 @@ from devices.camera.scoring import Tally, inside
 from devices.camera.voting import CardSeen
 from devices.camera.wide_scenes import WideFrame, WideTruth
 
+# bands of the visible share of a counted card's face (lower bounds), for `WideTally.bands`:
+# where the misses are (on tune seeds most lie in the first, issue 16's 45% rule's edge)
+BANDS = (("45-55%", 0.45), ("55-70%", 0.55), ("70-85%", 0.70), ("85-98%", 0.85),
+         ("whole", 0.98))
+
+
+def band(visible: float) -> str:
+    """The BANDS name of a counted card showing this share of its face."""
+    name = BANDS[0][0]
+    for candidate, low in BANDS:
+        if visible >= low:
+            name = candidate
+    return name
+
 
 @dataclass
 class WideTally(Tally):
-    """scoring.Tally plus scenes counted and scenes named wholly right."""
+    """scoring.Tally plus scenes counted, scenes named wholly right, and per band of the
+    visible share the cards expected and named right (`bands`: name -> [right, expected])."""
 
     scenes: int = 0
     perfect: int = 0  # scenes with every expected card named and nothing false
+    bands: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.false_examples is None:
@@ -43,6 +59,15 @@ class WideTally(Tally):
             self.scenes += other.scenes
             self.perfect += other.perfect
             self.false_examples = (self.false_examples or []) + (other.false_examples or [])
+            for name, (right, expected) in other.bands.items():
+                mine = self.bands.setdefault(name, [0, 0])
+                mine[0] += right
+                mine[1] += expected
+
+    def bands_line(self) -> str:
+        """Right / expected per band of the visible share, in BANDS order."""
+        return "  ".join(f"{name} {self.bands[name][0]}/{self.bands[name][1]}"
+                         for name, _ in BANDS if name in self.bands)
 
 
 def score_wide(detections: list[Detection], truth: list[WideTruth]) -> WideTally:
@@ -52,10 +77,13 @@ def score_wide(detections: list[Detection], truth: list[WideTruth]) -> WideTally
         if not t.counts:
             continue
         tally.expected += 1
+        counted = tally.bands.setdefault(band(t.visible), [0, 0])
+        counted[1] += 1
         for i, d in enumerate(detections):
             if i not in used and d.code == t.code and inside(t, d.center):
                 used.add(i)
                 tally.right += 1
+                counted[0] += 1
                 break
     for d in detections:
         if not any(t.face_up and t.code == d.code and inside(t, d.center) for t in truth):

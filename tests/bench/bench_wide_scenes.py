@@ -516,6 +516,7 @@ def main() -> None:
         print(deck, flush=True)
         for name, run in runs.items():
             print(run.line(name), flush=True)
+            print("    right by visible share:", run.tally.bands_line(), flush=True)
             if run.tally.false_examples and name.startswith("current"):
                 print("    false:", ", ".join(run.tally.false_examples[:8]))
 
