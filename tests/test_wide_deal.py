@@ -78,6 +78,7 @@ def test_the_live_path_is_scored_on_what_the_table_is_told() -> None:
     assert (t.expected, t.right, t.false, t.repeated) == (2, 1, 2, 1)
     assert t.frames_to_report == [1]
     assert t.false_examples == ["frame 3: 7s@330,140", "frame 3: 5c@600,140"]
+    assert t.missed_examples == ["2b (100% showing)"]
     # a card that counted only under the dealer's hand, covered once the table is still
     s = LiveScorer()
     s.frame(_frame([_truth("9d", 100)], (0,), hand=True), [])

@@ -104,6 +104,8 @@ class LiveTally:
     repeated: int = 0
     frames_to_report: list[int] = field(default_factory=list)
     false_examples: list[str] = field(default_factory=list)
+    # cards that counted and were never reported: "code (most of its face that showed)"
+    missed_examples: list[str] = field(default_factory=list)
 
     @property
     def right_pct(self) -> float:
@@ -116,6 +118,7 @@ class LiveTally:
         self.repeated += other.repeated
         self.frames_to_report += other.frames_to_report
         self.false_examples += other.false_examples
+        self.missed_examples += other.missed_examples
 
 
 @dataclass
@@ -125,6 +128,7 @@ class LiveScorer:
     landed: dict[int, int] = field(default_factory=dict)  # card -> frame it first showed
     counted: set[int] = field(default_factory=set)
     reported: dict[int, int] = field(default_factory=dict)  # card -> frame of its report
+    shown: dict[int, tuple[str, float]] = field(default_factory=dict)  # card -> code, most shown
     tally: LiveTally = field(default_factory=LiveTally)
     frames: int = 0
 
@@ -135,6 +139,8 @@ class LiveScorer:
             self.landed.setdefault(card, n)
             if t.counts and not frame.hand:
                 self.counted.add(card)
+                most = self.shown.get(card, (t.code, 0.0))[1]
+                self.shown[card] = (t.code, max(most, t.visible))
         for r in reports:
             under = [card for card, t in zip(frame.cards, frame.truth, strict=True)
                      if t.face_up and t.code == r.code and inside(t, r.center)]
@@ -153,4 +159,6 @@ class LiveScorer:
         self.tally.expected = len(self.counted)
         self.tally.right = len(right)
         self.tally.frames_to_report = [self.reported[c] - self.landed[c] for c in sorted(right)]
+        self.tally.missed_examples = [f"{self.shown[c][0]} ({self.shown[c][1]:.0%} showing)"
+                                      for c in sorted(self.counted - right)]
         return self.tally

@@ -152,6 +152,7 @@ def run_deals(deck: str, seeds: range, mode: str) -> dict[str, tuple[LiveTally, 
         for name, (_, scorer) in paths.items():
             tally = scorer.done()
             tally.false_examples = [f"{seed} {x}" for x in tally.false_examples]
+            tally.missed_examples = [f"{seed} {x}" for x in tally.missed_examples]
             out[name][0].add(tally)
     return out
 
@@ -187,6 +188,8 @@ def main() -> None:
                 print(line(f"{mode} {name}", tally, ms), flush=True)
                 if tally.false_examples:
                     print("    false:", ", ".join(tally.false_examples[:8]))
+                if tally.missed_examples:
+                    print("    missed:", ", ".join(tally.missed_examples[:8]))
             tracked, no_wait, every = (statistics.mean(runs[k][1]) for k in PATHS)
             print(f"  {mode}: tracked / every frame = {tracked / every:.2f}x, tracked / "
                   f"tracked with no wait = {tracked / no_wait:.2f}x", flush=True)
