@@ -386,6 +386,32 @@ def test_a_localiser_peak_whose_axis_is_off_proposes_its_card_turned(seed: int) 
     assert now.false == 0 and now.right == before.right + 1 == now.expected
 
 
+def test_the_edges_axis_far_from_the_localisers_is_tried_too() -> None:
+    """A tune scene (french52 12165) where the localiser's axis on a jack seen whole was 35
+    degrees off and the edges around it agreed on the right one: its card along the edges'
+    axis is named; nothing false."""
+    scene = wide_scene(12165, "french", "french52")
+    found = Recognizer("french", "french52").recognize(scene.frame, scene.camera)
+    now = score_wide(found, scene.truth)
+    assert now.false == 0 and now.right == now.expected == 1
+
+
+@pytest.mark.parametrize("art, kind, seed", [("napoletane", None, 12250),
+                                             ("piacentine", None, 12222),
+                                             ("french", "french52", 12299)])
+def test_a_localiser_peak_beside_an_outline_hypothesis_is_judged_when_that_is_not_named(
+        art: str, kind: str | None, seed: int) -> None:
+    """Tune scenes where a card seen whole was proposed by its outline a few pixels off (its
+    corners read among a neighbour's) and not named, and the localiser's peak on it was
+    dropped as the same card: judged last (`localiser_fallback`), it is named; nothing
+    false."""
+    scene = wide_scene(seed, art, kind)
+    now = score_wide(Recognizer(art, kind).recognize(scene.frame, scene.camera), scene.truth)
+    before = score_wide(Recognizer(art, kind, options=Options(localiser_fallback=False))
+                        .recognize(scene.frame, scene.camera), scene.truth)
+    assert now.false == 0 and now.right == before.right + 1 == now.expected
+
+
 class _RefitSeesAll(Recognizer):
     """The refit to the classifier's card judged without the cells known covered (as before
     2026-11-26): its first judgement had them hidden, its second did not."""

@@ -68,6 +68,9 @@ class Peak:
     y: float
     angle: float
     heat: float
+    # the edges' axis where they agree on one (consistency >= 0.2) that is not the network's
+    # (over 30 degrees apart): one of the two is wrong, and only a judge can tell which
+    edge_axis: float | None = None
 
     def rect(self, card_w: float, card_h: float) -> CardRect:
         """The card of this size (view pixels) centred here along its long axis."""
@@ -159,8 +162,9 @@ class CardLocaliser:
             t4, consistent = edge_angle(grey, p.x / VIEW_PER_INPUT, p.y / VIEW_PER_INPUT)
             best = min((t4 + k * np.pi / 2 for k in range(-2, 3)),
                        key=lambda a: axis_turn(a, p.angle))
-            if consistent >= 0.2 and axis_turn(best, p.angle) <= np.radians(30):
-                p = Peak(p.x, p.y, best, p.heat)
+            if consistent >= 0.2:
+                p = Peak(p.x, p.y, best, p.heat) if axis_turn(best, p.angle) <= np.radians(30) \
+                    else Peak(p.x, p.y, p.angle, p.heat, best)
             out.append(p)
         return out
 

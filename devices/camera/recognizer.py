@@ -228,10 +228,16 @@ class Options:
     # seeds 6400-6699 and 7400-7799, calibrated: 18 cards more of 8,200, none false, +5% time)
     localiser_axis: bool = True
     # a localiser peak also proposes its card turned a little either way (Thresholds.
-    # localiser_turn): the network's axis, or the edges', is 5-15 degrees off on about a
-    # fifth of the cards missed with a peak on them (a fan's top card among its neighbours'
-    # edges)
+    # localiser_turn), and along the edges' axis where they agree on one far from the
+    # network's: the network's axis, or the edges', is 5-15 degrees off on about a fifth of
+    # the cards missed with a peak on them (a fan's top card among its neighbours' edges),
+    # and the network's 35-50 degrees off on some cards seen whole
     localiser_turns: bool = True
+    # a localiser peak with an outline hypothesis near it along its axis is proposed too,
+    # after every other: where the outline's corners were read a few pixels off its card (a
+    # row's or a fan's top card among its neighbours' corners) the peak is on it, and was
+    # dropped as the same card proposed twice
+    localiser_fallback: bool = True
     # the guessed calibration: the studio's kind of camera fitted to every card of the
     # agreeing size at once (camera_family.py)
     family_pose: bool = True
@@ -703,15 +709,21 @@ class Recognizer:
             """The outline proposed no card here (where it did, its axis is closer)."""
             return all(another(peak, r) for r in rects)
 
-        peaks = self._localiser.peaks(  # type: ignore[union-attr]
-            top_down, th.localiser_min_heat, th.localiser_most, keep=apart)
-        rects = [p.rect(w, h) for p in peaks]
+        found = self._localiser.peaks(  # type: ignore[union-attr]
+            top_down, th.localiser_min_heat, th.localiser_most)
+        peaks = [p for p in found if apart(p)]
+        out = [p.rect(w, h) for p in peaks]
         if self.options.localiser_turns:
             # after every peak's own card, so that one named makes its turned twins `taken`
             turn = np.radians(th.localiser_turn)
-            rects += [Peak(p.x, p.y, p.angle + s * turn, p.heat).rect(w, h)
-                      for p in peaks for s in (-1, 1)]
-        return rects
+            out += [Peak(p.x, p.y, p.angle + s * turn, p.heat).rect(w, h)
+                    for p in peaks for s in (-1, 1)]
+            out += [Peak(p.x, p.y, p.edge_axis, p.heat).rect(w, h)
+                    for p in peaks if p.edge_axis is not None]
+        if self.options.localiser_fallback:
+            # last of all: judged only where the outline's card near it was not named
+            out += [p.rect(w, h) for p in found if not apart(p)]
+        return out
 
     def _partly_covered(self, frame: np.ndarray, view: TableView, shape: tuple[int, ...],
                         later: list[tuple[CardRect, np.ndarray | None]],
