@@ -12,6 +12,68 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
+Held-out report, 2026-11-26 (ninth session), with three changes to where the localiser
+proposes cards (recognizer.py `_localised`, chosen on tune seeds, below): seeds 9,303,500-
+9,303,999, never run before, 500 scenes per deck, calibrated (the localiser is not run
+uncalibrated: those figures are the eighth session's), two processes on a quiet machine about
+twice as slow as the eighth session's (its 24-26 ms a still frame are 40-52 here), `--first-seed
+9303500 --scenes 500 --no-baseline --modes calibrated --ab localiser_fallback`. % right
+(cards) / false, and the right cards without the fallback:
+
+    deck        calibrated                        without localiser_fallback
+    napoletane  89.96% (1326/1474)  0 false       1306 (88.60%)
+    piacentine  91.28% (1308/1433)  0 false       1293 (90.23%)
+    french40    94.34% (1266/1342)  0 false       1251 (93.22%)
+    french52    93.41% (1319/1412)  1 false       1307 (92.56%), the same false card
+
+Together 5,219/5,661 (92.19%) against 5,157 without the fallback (+62, +1.1 points), one false
+card either way (french52 9303545:3b, not looked at). Right cards by the share of the face
+that shows (the bench's new line, four decks together): 45-55% 247/525 (47.0%), 55-70%
+307/414 (74.2%), 70-85% 261/276 (94.6%), 85-98% 578/592 (97.6%), whole 3,826/3,854 (99.27%):
+half the misses are cards at the edge of issue 16's 45% rule. The goal (>= 99.5%, 0 false)
+is not met.
+
+And before the fallback and the edges' axis, `localiser_turns` alone on seeds 9,303,000-
+9,303,499 (also never run before; `--ab localiser_turns`): right with / without, false the
+same either way: napoletane 1338 / 1335 of 1472 (90.90%, 0 false), piacentine 1320 / 1316 of
+1455 (90.72%, 1 false: 9303089:6c, a Piacentine 6 of cups again), french40 1354 / 1351 of 1457
+(92.93%, 0), french52 1288 / 1284 of 1388 (92.80%, 0): +14 cards.
+
+What changed (tune seeds only):
+- `localiser_turns`: each peak also proposes its card turned 10 degrees either way (after
+  every peak's own card, so a peak's card named makes its twins `taken`). Tune 11500-11799
+  +2/+2/+6/+1 (napoletane/piacentine/french40/french52), 11800-12099 as the check +2/0/0/+4,
+  0 false either way, +3-5% ms. Why: of the cards missed with a peak on them (tune 11500-
+  11699), about a fifth had its axis 5-15 degrees off.
+- The edges' axis (card_localiser.py, `Peak.edge_axis`): where the edges around a peak agree
+  on an axis more than 30 degrees from the network's, its card along the edges' axis is
+  proposed too (with the turned twins; french52 12165, a jack seen whole with the network's
+  axis 35 degrees off).
+- `localiser_fallback`: a peak with an outline hypothesis near it along its axis, dropped
+  before as the same card proposed twice, is proposed last of all (judged only where that
+  hypothesis was not named). Of 16 cards seen whole and missed on tune 12100-12299, 9 were
+  never proposed within 13 px, and on most the localiser's peak lay 0.4-12 px from the true
+  centre beside an outline hypothesis 5-17 px off (its corners read among a neighbour's).
+  Tune 12300-12599 (300 a deck, fresh), without -> with: napoletane 744 -> 757/831,
+  piacentine 751 -> 760/855, french40 749 -> 765/810, french52 749 -> 759/824, 0 false either
+  way, +4-10% ms.
+
+Seen on tune 12100-12299 (200 a deck, a throwaway probe): cards seen whole named 98.9%
+(1,476/1,492), partly covered 73.5% (516/702); by the share that shows 44.9% (45-55%), 69.6%,
+90.5%, 96.9%. No light, blur, noise, JPEG or felt stands out among the misses. Two probes on
+partly covered cards: (1) the partial judge told exactly which cells are covered (from the
+generator's own label image) names on their true outlines what it names without being told,
+within a card (napoletane 12100-12249: 45-55% 15 -> 16 of 37, 55-70% 19 -> 20 of 27): the
+judge's own bars refuse them, not its guess at the cover; (2) on the clean scans, every
+counted card differs from every other card on the pixels that show of it (napoletane,
+piacentine 300 scenes each: the closest, a piacentine 5 of coins 47% showing against the 6,
+a mean squared difference of 0.14 in normalised units, the median 0.6), so no card the rule
+counts is a look-alike in principle; in a blurred, noisy frame some are. The classifier
+taken at a lower bar where it and the partial judge's best fit agree (`_learned`'s
+`expected`): tune 10800-11499, at p >= 0.5 with the judge's separation >= 0.3, +34 italian
+cards of ~4,000 but a false one (piacentine 11100: a 5 of cups 53% showing, its middle cup
+covered, named a 4 at p 0.94, separation 0.40): not kept.
+
 Held-out report, 2026-11-26 (eighth session), with `localiser_axis` and the refit's hidden
 cells (both below, chosen on tune seeds): seeds 9,302,500-9,302,999, never run before, 500
 scenes per deck, two processes on an otherwise quiet machine, `.venv/bin/python -m
