@@ -39,9 +39,8 @@ the eighth session's (every frame 24.5-32.8 ms here against 19.5-21.4):
     not by the tracked path), 9100139 7c (94%), 9100119 6s (45%), 9100129 2d (96%), 9100141
     Qs (98%). The time goal (<= 20 ms a frame, calibrated, tracked) is met on every deck
     (9.4-12.6 ms, 0.37-0.42x every frame); the accuracy goal (>= 99.5%) nearly: the first 30
-    deals a deck gave 425/426, the next 421/425. Against the eighth session (407/413, 98.5%,
-    other seeds): four of its six misses were cards seen (nearly) whole, which is what the
-    localiser's fallback names.
+    deals a deck gave 425/426, the next 421/425 (the eighth session's, other seeds and the
+    code before: 407/413, 98.5%). Four of the five missed show 94-98% of their face.
 
 Held-out report (2026-11-26, eighth session): the tracker now waits for a still picture (a
 frame unlike the one before is not looked at, at most 3 in a row: tracking.py), beside the
