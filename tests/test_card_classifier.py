@@ -110,11 +110,14 @@ def test_classifier_alone_adds_cards_where_nothing_fits_what_shows(art: str, kin
                                                                    seeds: range) -> None:
     """Where the partial judge finds no card at all, the classifier names one only when very
     sure and its card is the crop's best template match: more cards, none false."""
-    from devices.camera.recognizer import Thresholds
+    from devices.camera.recognizer import Options, Thresholds
 
+    # the localiser's proposals before its turned and fallback cards (which name some of
+    # these cards another way): this judges the classifier's rule in the pipeline it was made in
+    earlier = Options(localiser_turns=False, localiser_fallback=False)
     alone, paired = WideTally(), WideTally()
-    rec = Recognizer(art, kind)
-    without = Recognizer(art, kind, thresholds=Thresholds(learned_alone_prob=1.01))
+    rec = Recognizer(art, kind, options=earlier)
+    without = Recognizer(art, kind, options=earlier, thresholds=Thresholds(learned_alone_prob=1.01))
     for seed in seeds:  # tune seeds the classifier was not trained on
         scene = wide_scene(seed, art, kind)
         alone.add(score_wide(rec.recognize(scene.frame, scene.camera), scene.truth))

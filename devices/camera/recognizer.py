@@ -639,21 +639,28 @@ class Recognizer:
                            for a in accepted)
             return any(cv2.pointPolygonTest(a, c, False) >= 0 for a in accepted)
 
-        later: list[tuple[CardRect, np.ndarray | None]] = []  # judged on what shows, last
+        # judged on what shows, last; with whether it is a second chance (the localiser's
+        # fallback: a hypothesis beside another judged already)
+        later: list[tuple[CardRect, np.ndarray | None, bool]] = []
 
         rects, _ = card_hypotheses(mask, w, h, 0.5 * w * h, on_solid=0.95)
+        first = len(rects)
         if self._localiser is not None and localise:
-            rects = rects + self._localised(top_down, rects, w, h)
-        for rect in rects:
+            found, fallback = self._localised(top_down, rects, w, h)
+            rects = rects + found
+            first = len(rects)
+            rects = rects + fallback
+        for i, rect in enumerate(rects):
             if taken(rect):
                 continue
+            second = i >= first
             quad = order_quad(view.image_points(rect.corners()))
             quick, label, shortlist = self._quick_match(frame, quad)
             if label == BACK:
                 continue  # a card face down
             if quick < th.min_quick_score:
                 if partial and quick >= th.partial_quick:
-                    later.append((rect, shortlist))
+                    later.append((rect, shortlist, second))
                 continue  # nothing like any card here
             # a corner read off a rounded, noisy outline is a pixel or two off: every card is
             # aligned before it is judged, so that what fails to match is what is not there
@@ -661,7 +668,7 @@ class Recognizer:
             aligned = self._align(frame, view, rect, shortlist=shortlist)
             if aligned is None:
                 if partial:
-                    later.append((rect, shortlist))
+                    later.append((rect, shortlist, second))
                 continue  # a back, or nothing close to a card
             cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
                                th.aligned_min_separation, shortlist)
@@ -673,7 +680,7 @@ class Recognizer:
                 cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
                                    th.aligned_min_separation, shortlist)
             if not cand.accepted and partial:
-                later.append((aligned, shortlist))
+                later.append((aligned, shortlist, second))
                 continue
             out.append(cand)
             if cand.accepted:
@@ -689,10 +696,11 @@ class Recognizer:
         return top_down, self.card_mask(top_down, _VIEW_KERNEL, self.thresholds.view_felt_median)
 
     def _localised(self, top_down: np.ndarray, rects: list[CardRect], w: float,
-                   h: float) -> list[CardRect]:
+                   h: float) -> tuple[list[CardRect], list[CardRect]]:
         """The learned localiser's cards (card_localiser.py), after the outline's: only where
         no outline hypothesis lies already (its centre near). They are aligned and judged as
-        the outline's are; the judges are the gate."""
+        the outline's are; the judges are the gate. Second, the fallback: the peaks' cards
+        beside an outline hypothesis (Options.localiser_fallback), to judge last."""
         th = self.thresholds
 
         same_turn = np.radians(th.localiser_same_turn) if self.options.localiser_axis else None
@@ -716,11 +724,12 @@ class Recognizer:
         if self.options.localiser_turns:
             # after every peak's own card, so that one named makes its turned twins `taken`
             out += self._turned(peaks, w, h)
+        fallback = []
         if self.options.localiser_fallback:
             # last of all: judged only where the outline's card near it was not named (its
             # turned twins too: tune 12600-12799, +3 cards of 2,249 for +5-7% ms, not kept)
-            out += [p.rect(w, h) for p in found if not apart(p)]
-        return out
+            fallback = [p.rect(w, h) for p in found if not apart(p)]
+        return out, fallback
 
     def _turned(self, peaks: list[Peak], w: float, h: float) -> list[CardRect]:
         """The peaks' cards turned a little either way, and along the edges' axis where it
@@ -732,7 +741,7 @@ class Recognizer:
              for p in peaks if p.edge_axis is not None]
 
     def _partly_covered(self, frame: np.ndarray, view: TableView, shape: tuple[int, ...],
-                        later: list[tuple[CardRect, np.ndarray | None]],
+                        later: list[tuple[CardRect, np.ndarray | None, bool]],
                         accepted: list[np.ndarray], taken: Callable[[CardRect], bool],
                         ) -> list[Candidate]:
         """Hypotheses no whole-card match named, judged on what shows of them, once every
@@ -743,7 +752,7 @@ class Recognizer:
         for a in accepted:
             cv2.fillConvexPoly(owned, np.round(a).astype(np.int32), 1)
         out: list[Candidate] = []
-        for rect, shortlist in later:
+        for rect, shortlist, second in later:
             if taken(rect):
                 continue
             quad = order_quad(view.image_points(rect.corners()))
@@ -767,6 +776,8 @@ class Recognizer:
                 quad = self._fit_quad(frame, view, rect, quad, cand.label)
                 cand, cells = self._judge_partial(frame, quad, shortlist, hidden)
             if cand.accepted and self._vetoed(frame, quad, cand.label):
+                continue
+            if cand.accepted and second and not self._agrees(frame, quad, cand.label):
                 continue
             index_read = False  # the index reader was asked about this outline already
             if not cand.accepted:
@@ -809,6 +820,15 @@ class Recognizer:
             return False
         _, best, prob = self._guess(frame, quad)
         return best != label and prob >= self.thresholds.learned_veto_prob
+
+    def _agrees(self, frame: np.ndarray, quad: np.ndarray, label: str) -> bool:
+        """The classifier's best guess is the card the partial judge named (or there is no
+        classifier): asked of a second chance, a hypothesis beside one judged already, whose
+        partial naming alone gave a false card (render.py's piacentine seed 99: a 7 of cups
+        53% showing named a 6, the classifier 0.86 for the 7)."""
+        if self._classifier is None:
+            return True
+        return self._guess(frame, quad)[1] == label
 
     def _read_index(self, frame: np.ndarray, quad: np.ndarray) -> tuple[str, float] | None:
         """The card a French outline's corner index reads most surely (index_reader.py), or
