@@ -24,7 +24,6 @@ multiply-adds a view: ~2 ms on one loaded core (cv2.dnn), input and peaks ~1 ms 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -147,15 +146,14 @@ class CardLocaliser:
         return np.asarray(self.net.forward())[0]
 
     def peaks(self, view: np.ndarray, min_heat: float = 0.3, most: int = 16,
-              edges: bool = True, keep: Callable[[Peak], bool] | None = None) -> list[Peak]:
-        """The card centres in a top-down view (BGR uint8), strongest first, those `keep`
-        takes (all without it). With `edges`, a peak whose surrounding edges agree on an
+              edges: bool = True) -> list[Peak]:
+        """The card centres in a top-down view (BGR uint8), strongest first. With `edges`, a peak whose surrounding edges agree on an
         axis near the network's (within 30 degrees) takes that axis: the network's is a few
         degrees off (median 5.9 on its validation views), the edges' closer (1.4). Edges
         agreeing on an axis further off are kept as the peak's `edge_axis` (the recogniser
         tries both)."""
         small = view_input_image(view)
-        found = [p for p in peaks(self.output(small), min_heat, most) if keep is None or keep(p)]
+        found = peaks(self.output(small), min_heat, most)
         if not edges or not found:
             return found
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)

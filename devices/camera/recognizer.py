@@ -644,12 +644,12 @@ class Recognizer:
         later: list[tuple[CardRect, np.ndarray | None, bool]] = []
 
         rects, _ = card_hypotheses(mask, w, h, 0.5 * w * h, on_solid=0.95)
-        first = len(rects)
+        fallback: list[CardRect] = []
         if self._localiser is not None and localise:
             found, fallback = self._localised(top_down, rects, w, h)
             rects = rects + found
-            first = len(rects)
-            rects = rects + fallback
+        first = len(rects)  # the fallback's second chances follow
+        rects = rects + fallback
         for i, rect in enumerate(rects):
             if taken(rect):
                 continue
@@ -775,9 +775,7 @@ class Recognizer:
                 fitted_to = cand.label
                 quad = self._fit_quad(frame, view, rect, quad, cand.label)
                 cand, cells = self._judge_partial(frame, quad, shortlist, hidden)
-            if cand.accepted and self._vetoed(frame, quad, cand.label):
-                continue
-            if cand.accepted and second and not self._agrees(frame, quad, cand.label):
+            if cand.accepted and self._vetoed(frame, quad, cand.label, second):
                 continue
             index_read = False  # the index reader was asked about this outline already
             if not cand.accepted:
@@ -811,24 +809,20 @@ class Recognizer:
                 _own_cells(owned, view, cand.quad, cells)
         return out
 
-    def _vetoed(self, frame: np.ndarray, quad: np.ndarray, label: str) -> bool:
+    def _vetoed(self, frame: np.ndarray, quad: np.ndarray, label: str,
+                second: bool = False) -> bool:
         """The classifier is sure the card the partial judge named is another (or no card):
         the judge keeps the cells that fit its card and drops the rest as covered, so a
         look-alike whose difference lies under the cover's edge can win (a 5 of cups named
-        a 4, its middle cup half covered). Two methods disagreeing: refuse."""
-        if self._classifier is None or not self.options.learned_veto:
+        a 4, its middle cup half covered). Two methods disagreeing: refuse. A `second`
+        chance (the localiser's fallback, a hypothesis beside one judged already) is refused
+        whenever the classifier's best guess is another card, however unsure: its partial
+        naming alone gave a false card (render.py's piacentine seed 99, a 7 of cups 53%
+        showing named a 6, the classifier 0.86 for the 7)."""
+        if self._classifier is None or not (second or self.options.learned_veto):
             return False
         _, best, prob = self._guess(frame, quad)
-        return best != label and prob >= self.thresholds.learned_veto_prob
-
-    def _agrees(self, frame: np.ndarray, quad: np.ndarray, label: str) -> bool:
-        """The classifier's best guess is the card the partial judge named (or there is no
-        classifier): asked of a second chance, a hypothesis beside one judged already, whose
-        partial naming alone gave a false card (render.py's piacentine seed 99: a 7 of cups
-        53% showing named a 6, the classifier 0.86 for the 7)."""
-        if self._classifier is None:
-            return True
-        return self._guess(frame, quad)[1] == label
+        return best != label and (second or prob >= self.thresholds.learned_veto_prob)
 
     def _read_index(self, frame: np.ndarray, quad: np.ndarray) -> tuple[str, float] | None:
         """The card a French outline's corner index reads most surely (index_reader.py), or

@@ -59,7 +59,7 @@ What changed (tune seeds only):
   way, +4-10% ms. The suite then found a false card it makes on render.py's scenes
   (piacentine seed 99: a 7 of cups 53% showing named a 6 by the partial judge on a fallback
   hypothesis, the classifier 0.86 for the 7), so a partly covered card named on a fallback
-  hypothesis needs the classifier's best guess to agree (`Recognizer._agrees`); the held-out
+  hypothesis needs the classifier's best guess to agree (`Recognizer._vetoed`'s second chance); the held-out
   figures above were measured before that rule; after it, the same command on the same
   seeds: napoletane 1325 (one fewer), piacentine 1308, french40 1266, french52 1319, false
   the same: 5,218/5,661 (92.17%), +61 against no fallback.
