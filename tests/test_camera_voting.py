@@ -49,6 +49,20 @@ def test_a_card_that_left_can_be_reported_again() -> None:
     assert [s.code for s in voter.update([det("7d")], 0.34)] == ["7d"]
 
 
+def test_the_same_card_laid_over_a_reported_one_is_reported_again() -> None:
+    """A shoe of several decks: a second 6 of diamonds laid 21 px off the first (the hand over
+    them in between) is another card, though it lies within the first's radius."""
+    voter = CardVoter(need=2, window=3)
+    voter.update([det("6d", 100, 100)], 0.0)
+    assert [s.code for s in voter.update([det("6d", 101, 99)], 0.2)] == ["6d"]
+    voter.update([], 0.4)  # the dealer's hand
+    assert voter.update([det("6d", 119, 109)], 0.6) == []
+    assert [(s.code, s.center) for s in voter.update([det("6d", 119, 109)], 0.8)] == \
+        [("6d", (119, 109))]
+    for i in range(6):  # the card lying there, its sightings a few pixels apart: once only
+        assert voter.update([det("6d", 119 + 3 * (i % 3), 109 - i % 2)], 1.0 + i) == []
+
+
 def test_bad_voting_parameters_are_refused() -> None:
     with pytest.raises(ValueError, match="camera.bad_voting"):
         CardVoter(need=4, window=3)

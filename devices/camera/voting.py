@@ -47,12 +47,19 @@ class CardVoter:
     """Feeds frames' detections into per-place tracks and emits CardSeen when votes agree.
 
     need: agreeing frames required; window: frames looked at; radius: pixels within which two
-    sightings are the same place; regions: name -> image polygon (e.g. SimCamera.regions()).
+    sightings are the same place; moved: pixels past which a sighting at a reported card's
+    place is another card laid on it; regions: name -> image polygon (e.g.
+    SimCamera.regions()).
     """
 
     need: int = 3
     window: int = 5
     radius: float = 25.0
+    # a card lying on the felt stays where it is (its sightings jitter a pixel or two): a
+    # sighting this far from a reported card is a card laid over it, even of the same code (a
+    # shoe of several decks: a 6 of diamonds laid 22 px off another, tune deal 13207, was
+    # taken for the first and never reported)
+    moved: float = 12.0
     forget_after: int = 10
     regions: dict[str, np.ndarray] = field(default_factory=dict)
     _tracks: list[_Track] = field(default_factory=list)
@@ -76,7 +83,8 @@ class CardVoter:
         """One frame's detections in, the cards newly vouched for out."""
         unmatched = list(detections)
         for track in self._tracks:
-            near = [d for d in unmatched if _dist(d.center, track.center) <= self.radius]
+            reach = self.radius if track.reported is None else min(self.radius, self.moved)
+            near = [d for d in unmatched if _dist(d.center, track.center) <= reach]
             if near:
                 best = max(near, key=lambda d: d.score)
                 unmatched.remove(best)
