@@ -112,9 +112,10 @@ def test_classifier_alone_adds_cards_where_nothing_fits_what_shows(art: str, kin
     sure and its card is the crop's best template match: more cards, none false."""
     from devices.camera.recognizer import Options, Thresholds
 
-    # the localiser's proposals before its turned and fallback cards (which name some of
-    # these cards another way): this judges the classifier's rule in the pipeline it was made in
-    earlier = Options(localiser_turns=False, localiser_fallback=False)
+    # the localiser's proposals before its turned and fallback cards, and no fit from a low
+    # start (which name some of these cards another way): this judges the classifier's rule
+    # in the pipeline it was made in
+    earlier = Options(localiser_turns=False, localiser_fallback=False, fit_low_start=False)
     alone, paired = WideTally(), WideTally()
     rec = Recognizer(art, kind, options=earlier)
     without = Recognizer(art, kind, options=earlier, thresholds=Thresholds(learned_alone_prob=1.01))

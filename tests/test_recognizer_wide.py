@@ -391,6 +391,17 @@ def test_a_localiser_peak_whose_axis_is_off_proposes_its_card_turned(seed: int) 
     assert now.false == 0 and now.right == before.right + 1 == now.expected
 
 
+def test_a_peak_whose_axis_is_further_off_is_turned_further() -> None:
+    """Tune scene french52 13721: a card the localiser's 10-degree twins miss is named on its
+    20-degree twin (`Thresholds.localiser_turns`); nothing false."""
+    scene = wide_scene(13721, "french", "french52")
+    now = score_wide(Recognizer("french", "french52").recognize(scene.frame, scene.camera),
+                     scene.truth)
+    before = score_wide(Recognizer("french", "french52", thresholds=Thresholds(
+        localiser_turns=(10.0,))).recognize(scene.frame, scene.camera), scene.truth)
+    assert now.false == 0 and now.right == before.right + 1
+
+
 def test_the_edges_axis_far_from_the_localisers_is_tried_too() -> None:
     """A tune scene (french52 12165) where the localiser's axis on a jack seen whole was 35
     degrees off and the edges around it agreed on the right one: its card along the edges'
@@ -413,6 +424,19 @@ def test_a_localiser_peak_beside_an_outline_hypothesis_is_judged_when_that_is_no
     scene = wide_scene(seed, art, kind)
     now = score_wide(Recognizer(art, kind).recognize(scene.frame, scene.camera), scene.truth)
     before = score_wide(Recognizer(art, kind, options=Options(localiser_fallback=False))
+                        .recognize(scene.frame, scene.camera), scene.truth)
+    assert now.false == 0 and now.right == before.right + 1 == now.expected
+
+
+def test_a_hypothesis_too_far_off_to_align_is_fitted_and_named_whole() -> None:
+    """Tune scene 13221: a whole 4 of cups lies on a printed box's lines, its outline
+    hypotheses 13-15 px off and the localiser's peak 7 px off, too far to align (0.37 at the
+    start, under `refine_from`). Fitted anyway (`fit_low_start`), it matches at 0.98 and is
+    named; nothing false."""
+    scene = wide_scene(13221, "napoletane")
+    now = score_wide(Recognizer("napoletane").recognize(scene.frame, scene.camera),
+                     scene.truth)
+    before = score_wide(Recognizer("napoletane", options=Options(fit_low_start=False))
                         .recognize(scene.frame, scene.camera), scene.truth)
     assert now.false == 0 and now.right == before.right + 1 == now.expected
 

@@ -135,6 +135,9 @@ class Thresholds:
     refine_from: float = 0.45  # a calibrated hypothesis this close is aligned and judged
     min_quick_score: float = 0.3  # ... if it starts this close at the small search size
     shortlist: int = 24  # templates best at the small size, the only ones compared further
+    # a hypothesis fitted from under refine_from (Options.fit_low_start) is judged from here:
+    # the cards it named on tune 13300-13399 fitted at 0.77-0.94, half of the rest at 0.3-0.45
+    low_start_fit: float = 0.7
     aligned_from: float = 0.9  # a match this close is judged before (or without) aligning it
     sure_fit: float = 0.9  # an aligned match this close is not fitted to a rival card as well
     aligned_min_separation: float = 0.2  # min_separation for an aligned (calibrated) card
@@ -178,9 +181,11 @@ class Thresholds:
     localiser_apart: float = 0.25
     # ... (with Options.localiser_axis: and its long axis this close, degrees)
     localiser_same_turn: float = 15.0
-    # ... (with Options.localiser_turns: each peak also proposes its card turned this many
-    # degrees either way, judged only where the peak's own is not named)
-    localiser_turn: float = 10.0
+    # ... (with Options.localiser_turns: each peak also proposes its card turned these many
+    # degrees either way, the smaller turns first, judged only where the peak's own is not
+    # named; 20 besides 10: a fan's top card whose peak's axis was 29 degrees off, tune deal
+    # 13255)
+    localiser_turns: tuple[float, ...] = (10.0, 20.0)
     # without a calibration, a guess fitted as the studio's kind of camera is kept only when
     # it places every card it was fitted to within this many pixels (worst card's rms)
     family_max_error: float = 3.0
@@ -228,7 +233,7 @@ class Options:
     # seeds 6400-6699 and 7400-7799, calibrated: 18 cards more of 8,200, none false, +5% time)
     localiser_axis: bool = True
     # a localiser peak also proposes its card turned a little either way (Thresholds.
-    # localiser_turn), and along the edges' axis where they agree on one far from the
+    # localiser_turns), and along the edges' axis where they agree on one far from the
     # network's: the network's axis, or the edges', is 5-15 degrees off on about a fifth of
     # the cards missed with a peak on them (a fan's top card among its neighbours' edges),
     # and the network's 35-50 degrees off on some cards seen whole
@@ -238,6 +243,12 @@ class Options:
     # row's or a fan's top card among its neighbours' corners) the peak is on it, and was
     # dropped as the same card proposed twice
     localiser_fallback: bool = True
+    # a hypothesis that starts below `refine_from` is fitted anyway, to the card it looks most
+    # like, and judged whole when the fit is close (kept only if named whole): a
+    # localiser peak 7 px off a whole card lying on a printed box's lines (its outline
+    # hypotheses further off) starts at 0.37 and fits at 0.98; junk starts there too and
+    # stays under 0.4 (tune deal 13221)
+    fit_low_start: bool = True
     # the guessed calibration: the studio's kind of camera fitted to every card of the
     # agreeing size at once (camera_family.py)
     family_pose: bool = True
@@ -667,7 +678,11 @@ class Recognizer:
             # (a hand, another card on top), not a misplaced outline
             aligned = self._align(frame, view, rect, shortlist=shortlist)
             if aligned is None:
-                if partial:
+                whole = self._fitted_whole(frame, view, rect, shortlist)
+                if whole is not None:
+                    out.append(whole[0])
+                    accepted.append(whole[1].corners())
+                elif partial:  # judged on what shows from where it was proposed, as before
                     later.append((rect, shortlist, second))
                 continue  # a back, or nothing close to a card
             cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
@@ -734,9 +749,8 @@ class Recognizer:
     def _turned(self, peaks: list[Peak], w: float, h: float) -> list[CardRect]:
         """The peaks' cards turned a little either way, and along the edges' axis where it
         is far from the network's (Options.localiser_turns)."""
-        turn = np.radians(self.thresholds.localiser_turn)
-        return [Peak(p.x, p.y, p.angle + s * turn, p.heat).rect(w, h)
-                for p in peaks for s in (-1, 1)] + \
+        return [Peak(p.x, p.y, p.angle + s * np.radians(turn), p.heat).rect(w, h)
+                for turn in self.thresholds.localiser_turns for p in peaks for s in (-1, 1)] + \
             [Peak(p.x, p.y, p.edge_axis, p.heat).rect(w, h)
              for p in peaks if p.edge_axis is not None]
 
@@ -1170,11 +1184,7 @@ class Recognizer:
         close, also to the card that matches nearly as well at the fitted pose; the better
         fit is kept. A close match at the start is kept as it is (the same object), unless
         `fit`. None when the best match is the card back or weaker than `refine_from`."""
-        corners = view.image_points(rect.corners())
-        ordered = order_quad(corners)
-        perm = [int(np.argmin(np.abs(corners - p).sum(axis=1))) for p in ordered]
-        first = self._canon_patch(frame, ordered).reshape(-1)
-        scores = self._scores(first / max(float(np.linalg.norm(first)), 1e-6), shortlist)
+        perm, scores = self._start(frame, view, rect, shortlist)
         ids = self._label_ids
         order = np.argsort(-scores)
         best = int(order[0])
@@ -1197,6 +1207,37 @@ class Recognizer:
             if other_score > score:
                 fitted, score = other, other_score
         return fitted
+
+    def _start(self, frame: np.ndarray, view: TableView, rect: CardRect,
+               shortlist: np.ndarray | None) -> tuple[list[int], np.ndarray]:
+        """Where alignment starts: the view corners' order as the image's quad reads them,
+        and every template's correlation with the hypothesis as proposed."""
+        corners = view.image_points(rect.corners())
+        ordered = order_quad(corners)
+        perm = [int(np.argmin(np.abs(corners - p).sum(axis=1))) for p in ordered]
+        first = self._canon_patch(frame, ordered).reshape(-1)
+        return perm, self._scores(first / max(float(np.linalg.norm(first)), 1e-6), shortlist)
+
+    def _fitted_whole(self, frame: np.ndarray, view: TableView, rect: CardRect,
+                      shortlist: np.ndarray | None) -> tuple[Candidate, CardRect] | None:
+        """A hypothesis `_align` found too far from any card to align (Options.fit_low_start):
+        fitted anyway to the card it looks most like and, where the fit reaches
+        `low_start_fit`, judged whole. Only a card named whole is kept: a refused one is judged on what shows
+        from where it was proposed, as before (its fitted pose named a Piacentine 6 of cups
+        half covered a 7: tune 13367)."""
+        if not self.options.fit_low_start:
+            return None
+        th = self.thresholds
+        perm, scores = self._start(frame, view, rect, shortlist)
+        best = int(np.argmax(scores))
+        if self.templates.labels[best] == BACK:
+            return None
+        fitted, score, _ = self._gauss_newton(frame, view, rect, perm, best)
+        if score < th.low_start_fit:
+            return None
+        cand = self._judge(frame, order_quad(view.image_points(fitted.corners())),
+                           th.aligned_min_separation, shortlist)
+        return (cand, fitted) if cand.accepted else None
 
     def _gauss_newton(self, frame: np.ndarray, view: TableView, rect: CardRect,
                       perm: list[int], label: int) -> tuple[CardRect, float, np.ndarray]:
