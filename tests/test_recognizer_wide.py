@@ -55,6 +55,21 @@ def test_the_counting_rule_is_issue_16s() -> None:
             assert t.counts == (t.face_up and t.visible >= 0.45)
 
 
+def test_the_part_of_a_card_outside_the_frame_does_not_show() -> None:
+    """A card is visible only where it lies inside the frame: tune scene napoletane 265 has a
+    3 of clubs 3% inside it, none of it covered, which does not count."""
+    from devices.camera.wide_scenes import FRAME_H, FRAME_W, _in_frame
+
+    half_out = np.array([[FRAME_W - 50, 100], [FRAME_W + 50, 100], [FRAME_W + 50, 250],
+                         [FRAME_W - 50, 250]], np.float32)
+    assert _in_frame(half_out) == pytest.approx(0.5)
+    assert _in_frame(half_out - [FRAME_W, 0]) == pytest.approx(0.5)
+    assert _in_frame(half_out - [200, 0]) == 1.0
+    assert _in_frame(half_out + [0, FRAME_H]) == 0.0
+    card = next(t for t in wide_scene(265, "napoletane").truth if t.code == "3b")
+    assert card.face_up and card.visible < 0.05 and not card.counts
+
+
 def test_the_tally_counts_right_cards_by_the_share_of_their_face_that_shows() -> None:
     """Where the misses are: each counted card falls in one band of its visible share; a card
     named right counts right in its band, a card showing under 45% in none."""

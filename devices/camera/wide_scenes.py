@@ -327,11 +327,26 @@ def _index_boxes(quad_pts: np.ndarray) -> list[np.ndarray]:
     return boxes
 
 
+_FRAME_QUAD = np.array([[0, 0], [FRAME_W, 0], [FRAME_W, FRAME_H], [0, FRAME_H]], np.float32)
+
+
+def _in_frame(quad: np.ndarray) -> float:
+    """The share of the quad that lies inside the frame: what lies outside is not visible
+    (the label image, the frame's size, sees only the part inside)."""
+    q = np.asarray(quad, np.float32)
+    full = float(cv2.contourArea(q))
+    if full <= 0:
+        return 0.0
+    inside, _ = cv2.intersectConvexConvex(q, _FRAME_QUAD)
+    return min(1.0, float(inside) / full)
+
+
 def _share(labels: np.ndarray, label: int, quad: np.ndarray) -> float:
+    """The share of `quad` where `label` is on top, the part outside the frame not shown."""
     mask = np.zeros(labels.shape, np.uint8)
     cv2.fillConvexPoly(mask, np.round(quad / _LABEL_SCALE).astype(np.int32), 1)
     total = int(mask.sum())
-    return float(((labels == label) & (mask > 0)).sum()) / max(1, total)
+    return float(((labels == label) & (mask > 0)).sum()) / max(1, total) * _in_frame(quad)
 
 
 def _look(rng: np.random.Generator, frame: np.ndarray,
@@ -499,7 +514,9 @@ def _draw(plan: _Plan, shown: Collection[int] | None = None,
     truth = []
     french = plan.art is DeckArt.FRENCH
     for lab, (code, up, *_), quad in zip(labels, drawn, quads, strict=True):
-        visible = float((canvas.labels == lab).sum()) / max(1, canvas.areas.get(lab, 1))
+        # of the whole face: a card partly outside the frame shows only what lies inside
+        visible = float((canvas.labels == lab).sum()) / max(1, canvas.areas.get(lab, 1)) * \
+            _in_frame(quad)
         tl, br = (_share(canvas.labels, lab, box) for box in _index_boxes(quad))
         index = max(tl, br)
         counts_ = up and visible >= MIN_VISIBLE and (not french or index >= MIN_INDEX_VISIBLE)
