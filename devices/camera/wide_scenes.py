@@ -13,7 +13,10 @@ Seeds: TUNE_SEEDS are for developing and tuning; HELD_OUT_SEED_BASE and up are l
 to report (tests/bench/bench_wide_scenes.py). The same seed always gives the same scene.
 
 Truth follows issue 16's rule: a face-up card counts when at least 45% of its face is visible
-(French cards: also at least one corner index).
+(French cards: also at least one corner index). What lies outside the frame is not visible
+(since 2026-11-26, tenth session: before, a card partly outside counted its share of the part
+inside, so a card 31% inside the frame, uncovered, counted as whole; about 0.7% of counted
+cards lie partly outside).
 """
 
 from __future__ import annotations
