@@ -12,6 +12,26 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
+Held-out report, 2026-11-26 (tenth session), with a hypothesis too far off to align fitted
+anyway and kept when named whole (`fit_low_start`), the localiser's peaks also turned 20
+degrees (`Thresholds.localiser_turns`), and the truth's frame edge (a card partly outside the
+frame shows only its part inside: wide_scenes.py): seeds 9,304,000-9,304,499, never run
+before, 500 scenes per deck, calibrated, two processes on a quiet machine (25-27 ms a still
+frame), `--first-seed 9304000 --scenes 500 --no-baseline --modes calibrated --ab
+fit_low_start`. % right (cards) / false, and the right cards without `fit_low_start`:
+
+    deck        calibrated                        without fit_low_start
+    napoletane  92.11% (1308/1420)  0 false       1307
+    piacentine  90.88% (1245/1370)  0 false       1245
+    french40    93.72% (1344/1434)  0 false       1344
+    french52    93.19% (1327/1424)  0 false       1326
+
+Together 5,224/5,648 (92.49%), 0 false cards in 2,000 scenes; +2 cards for `fit_low_start`
+(+5-6% ms). By the share that shows (four decks): 45-55% 269/530 (50.8%), 55-70% 282/382
+(73.8%), 70-85% 281/313 (89.8%), 85-98% 573/590 (97.1%), whole 3,819/3,833 (99.63%). The
+goal (>= 99.5%) is met for cards seen whole and not for partly covered ones: 360 of the 424
+misses show 45-70% of their face.
+
 Held-out report, 2026-11-26 (ninth session), with three changes to where the localiser
 proposes cards (recognizer.py `_localised`, chosen on tune seeds, below): seeds 9,303,500-
 9,303,999, never run before, 500 scenes per deck, calibrated (the localiser is not run
