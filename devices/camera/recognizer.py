@@ -1222,9 +1222,9 @@ class Recognizer:
                       shortlist: np.ndarray | None) -> tuple[Candidate, CardRect] | None:
         """A hypothesis `_align` found too far from any card to align (Options.fit_low_start):
         fitted anyway to the card it looks most like and, where the fit reaches
-        `low_start_fit`, judged whole. Only a card named whole is kept: a refused one is judged on what shows
-        from where it was proposed, as before (its fitted pose named a Piacentine 6 of cups
-        half covered a 7: tune 13367)."""
+        `low_start_fit`, judged whole. Only a card named whole is kept: a refused one is
+        judged on what shows from where it was proposed, as before (judged so from its fitted
+        pose, a Piacentine 6 of cups half covered was named a 7: tune 13367)."""
         if not self.options.fit_low_start:
             return None
         th = self.thresholds
