@@ -46,6 +46,15 @@ session's (every frame 18-21 ms here against 24.5-32.8):
     heat on them is 0.18-0.33, under its 0.3 bar, 7-20 px off), two were cut by the frame's
     bottom edge, one lay 82% outside the frame (the truth no longer counts it).
 
+    Uncalibrated (`--deals 30 --first-seed 9100204 --modes uncalibrated`, two processes, seeds
+    9,100,204-9,100,233, never run before): tracked / every frame, 0 false on every path
+    napoletane  106/108 / 108   15.45 / 38.43 ms
+    piacentine  109/111 / 109   17.85 / 40.38 ms
+    french40    113/117 / 113   18.76 / 46.52 ms
+    french52    105/109 / 106   18.01 / 45.25 ms
+    together 433/445 (97.30%) tracked, 436/445 every frame (the eighth session's, other seeds:
+    180/186); every miss a card seen whole (the guessed pose's path has no localiser).
+
 Held-out report (2026-11-26, ninth session), with the localiser's turned and fallback
 proposals (bench_wide_scenes: +1.1 points on held-out stills); deals of seeds never run
 before, calibrated (the uncalibrated path runs no localiser: its figures are the eighth
