@@ -456,6 +456,17 @@ def test_a_hypothesis_too_far_off_to_align_is_fitted_and_named_whole() -> None:
     assert now.false == 0 and now.right == before.right + 1 == now.expected
 
 
+def test_under_a_guessed_pose_the_localiser_proposes_cards_too() -> None:
+    """Tune scene french40 13559, no calibration: under the pose guessed from the cards seen
+    whole, the localiser's proposals (`localise_when_guessed`, off by default: a false card
+    on held-out stills) name a card the outlines do not; nothing false."""
+    scene = wide_scene(13559, "french", "french40")
+    now = score_wide(Recognizer("french", "french40", options=Options(
+        localise_when_guessed=True)).recognize(scene.frame), scene.truth)
+    before = score_wide(Recognizer("french", "french40").recognize(scene.frame), scene.truth)
+    assert now.false == 0 and now.right == before.right + 1
+
+
 class _RefitSeesAll(Recognizer):
     """The refit to the classifier's card judged without the cells known covered (as before
     2026-11-26): its first judgement had them hidden, its second did not."""

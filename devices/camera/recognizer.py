@@ -257,6 +257,11 @@ class Options:
     family_sweep: bool = True
     outline_agrees: bool = True  # a card named on its outline is not renamed under a guess
     alone_when_guessed: bool = False  # the classifier names covered cards alone, guessed
+    # the localiser's proposals under a guessed calibration too. Off: held-out stills
+    # 9,305,000-9,305,249 uncalibrated gave 2,437 -> 2,517 of 2,787 cards (+2.9 points) but a
+    # false card more (napoletane 9305186, not looked at); tune stills 13550-13699 +46 of
+    # 1,670 and tune deals 13200-13239 582 -> 585 of 590, none false; +20-25% ms a still
+    localise_when_guessed: bool = False
 
 
 def baseline_options() -> Options:
@@ -1047,14 +1052,14 @@ class Recognizer:
         covered card alone (no template judge agreeing) unless `alone_when_guessed`: on an
         outline read under a guessed plane it named a 4 of spades and a 9 of clubs for
         other cards (tune seeds 1043 french40, 1175 french52)."""
-        # (the localiser not on a guessed calibration: measured on the table's own only)
+        localise = self.options.localise_when_guessed
         if self.options.alone_when_guessed:
-            return self.calibrated_candidates(frame, pose, localise=False)
+            return self.calibrated_candidates(frame, pose, localise=localise)
         if self._guessing is None:
             self._guessing = Recognizer(self.art, self.kind, replace(
                 self.thresholds, learned_alone_prob=2.0), None, self.options)
             self._guessing._views = self._views  # the same views, made once
-        return self._guessing.calibrated_candidates(frame, pose, localise=False)
+        return self._guessing.calibrated_candidates(frame, pose, localise=localise)
 
     def _agreeing(self, found: list[Candidate], named: list[Candidate]) -> list[Candidate]:
         """A card named whole on its own outline is not renamed under a guessed pose (a plane
