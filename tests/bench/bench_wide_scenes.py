@@ -37,6 +37,15 @@ misses show 45-70% of their face. The same code on seeds 9,304,500-9,304,999 (`-
 deck: 10,366/11,177 cards (92.74%), 0 false cards in 4,000 scenes, cards seen whole
 7,508/7,530 (99.71%).
 
+Uncalibrated, held-out seeds 9,305,000-9,305,249 (never run before; `--first-seed 9305000
+--scenes 250 --no-baseline --modes uncalibrated --ab localise_when_guessed`, the switch then
+on by default): as shipped (the localiser not run under a guessed calibration) napoletane
+83.40% (603/723), piacentine 87.26% (589/675), french40 89.88% (648/721), french52 89.37%
+(597/668): 2,437/2,787 (87.44%), 1 false (french52 9305201:Tb); 59-94 ms a still. With the
+localiser under the guess: 2,517 (90.31%, +80) but a false card more (napoletane
+9305186:3c), +20-25% ms, so `localise_when_guessed` stays off (tune stills 13550-13699 had
+shown +46 of 1,670 and no false card).
+
 Held-out report, 2026-11-26 (ninth session), with three changes to where the localiser
 proposes cards (recognizer.py `_localised`, chosen on tune seeds, below): seeds 9,303,500-
 9,303,999, never run before, 500 scenes per deck, calibrated (the localiser is not run
