@@ -257,11 +257,14 @@ class Options:
     family_sweep: bool = True
     outline_agrees: bool = True  # a card named on its outline is not renamed under a guess
     alone_when_guessed: bool = False  # the classifier names covered cards alone, guessed
-    # the localiser's proposals under a guessed calibration too. Off: held-out stills
-    # 9,305,000-9,305,249 uncalibrated gave 2,437 -> 2,517 of 2,787 cards (+2.9 points) but a
-    # false card more (napoletane 9305186, not looked at); tune stills 13550-13699 +46 of
-    # 1,670 and tune deals 13200-13239 582 -> 585 of 590, none false; +20-25% ms a still
-    localise_when_guessed: bool = False
+    # the localiser's proposals under a guessed calibration too, judged whole only: judged on
+    # what shows as well, held-out stills 9,305,000-9,305,249 uncalibrated gave 2,437 -> 2,517
+    # of 2,787 cards (+2.9 points) but a false card more (napoletane 9305186, not looked at);
+    # tune stills 13700-13849: +20 of 1,660 whole only, +42 on what shows too, none false,
+    # +8-10% and +16-19% ms a still; whole only on held-out 9,305,250-9,305,499: 2,400 ->
+    # 2,431 of 2,783 (+1.1 points), no false card added
+    localise_when_guessed: bool = True
+    guessed_localised_whole: bool = True  # ... its proposals judged whole only
 
 
 def baseline_options() -> Options:
@@ -633,7 +636,8 @@ class Recognizer:
         return self._views[key]
 
     def calibrated_candidates(self, frame: np.ndarray, camera: CameraPose,
-                              localise: bool = True) -> list[Candidate]:
+                              localise: bool = True,
+                              localised_whole: bool = False) -> list[Candidate]:
         """Candidates found in the rectified table view, where every card is a rectangle of
         known size: each right-angle corner of an outline proposes a card (see table_view),
         and, with `localise` and the option on, the learned localiser's peaks."""
@@ -661,6 +665,7 @@ class Recognizer:
 
         rects, _ = card_hypotheses(mask, w, h, 0.5 * w * h, on_solid=0.95)
         fallback: list[CardRect] = []
+        outlined = len(rects)
         if self._localiser is not None and localise:
             found, fallback = self._localised(top_down, rects, w, h)
             rects = rects + found
@@ -670,12 +675,14 @@ class Recognizer:
             if taken(rect):
                 continue
             second = i >= first
+            # judged on what shows too (not a localiser's proposal asked to be whole)
+            on_show = partial and not (localised_whole and i >= outlined)
             quad = order_quad(view.image_points(rect.corners()))
             quick, label, shortlist = self._quick_match(frame, quad)
             if label == BACK:
                 continue  # a card face down
             if quick < th.min_quick_score:
-                if partial and quick >= th.partial_quick:
+                if on_show and quick >= th.partial_quick:
                     later.append((rect, shortlist, second))
                 continue  # nothing like any card here
             # a corner read off a rounded, noisy outline is a pixel or two off: every card is
@@ -687,7 +694,7 @@ class Recognizer:
                 if whole is not None:
                     out.append(whole[0])
                     accepted.append(whole[1].corners())
-                elif partial:  # judged on what shows from where it was proposed, as before
+                elif on_show:  # judged on what shows from where it was proposed, as before
                     later.append((rect, shortlist, second))
                 continue  # a back, or nothing close to a card
             cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
@@ -699,7 +706,7 @@ class Recognizer:
                     continue
                 cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
                                    th.aligned_min_separation, shortlist)
-            if not cand.accepted and partial:
+            if not cand.accepted and on_show:
                 later.append((aligned, shortlist, second))
                 continue
             out.append(cand)
@@ -1053,13 +1060,14 @@ class Recognizer:
         outline read under a guessed plane it named a 4 of spades and a 9 of clubs for
         other cards (tune seeds 1043 french40, 1175 french52)."""
         localise = self.options.localise_when_guessed
+        whole = self.options.guessed_localised_whole
         if self.options.alone_when_guessed:
-            return self.calibrated_candidates(frame, pose, localise=localise)
+            return self.calibrated_candidates(frame, pose, localise, whole)
         if self._guessing is None:
             self._guessing = Recognizer(self.art, self.kind, replace(
                 self.thresholds, learned_alone_prob=2.0), None, self.options)
             self._guessing._views = self._views  # the same views, made once
-        return self._guessing.calibrated_candidates(frame, pose, localise=localise)
+        return self._guessing.calibrated_candidates(frame, pose, localise, whole)
 
     def _agreeing(self, found: list[Candidate], named: list[Candidate]) -> list[Candidate]:
         """A card named whole on its own outline is not renamed under a guessed pose (a plane

@@ -43,8 +43,14 @@ on by default): as shipped (the localiser not run under a guessed calibration) n
 83.40% (603/723), piacentine 87.26% (589/675), french40 89.88% (648/721), french52 89.37%
 (597/668): 2,437/2,787 (87.44%), 1 false (french52 9305201:Tb); 59-94 ms a still. With the
 localiser under the guess: 2,517 (90.31%, +80) but a false card more (napoletane
-9305186:3c), +20-25% ms, so `localise_when_guessed` stays off (tune stills 13550-13699 had
-shown +46 of 1,670 and no false card).
+9305186:3c), +20-25% ms (tune stills 13550-13699 had shown +46 of 1,670 and no false card).
+So the localiser's proposals under a guess are judged whole only (`guessed_localised_whole`;
+tune 13700-13849: +20 of 1,660 against +42 judged on what shows too, none false either way),
+checked on seeds 9,305,250-9,305,499 (never run before, `--first-seed 9305250 --scenes 250
+--no-baseline --modes uncalibrated --ab localise_when_guessed`): napoletane 85.62% (631/737,
+622 without), piacentine 85.09% (582/684, 573), french40 88.84% (605/681, 603), french52
+90.01% (613/681, 602): 2,431/2,783 (87.35%) against 2,400 (+31, +1.1 points), the same one
+false card either way (french52 9305387:7b), +11-14% ms (61-74 ms a still).
 
 Held-out report, 2026-11-26 (ninth session), with three changes to where the localiser
 proposes cards (recognizer.py `_localised`, chosen on tune seeds, below): seeds 9,303,500-
