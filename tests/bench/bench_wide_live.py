@@ -53,7 +53,12 @@ session's (every frame 18-21 ms here against 24.5-32.8):
     french40    113/117 / 113   18.76 / 46.52 ms
     french52    105/109 / 106   18.01 / 45.25 ms
     together 433/445 (97.30%) tracked, 436/445 every frame (the eighth session's, other seeds:
-    180/186); every miss a card seen whole (the guessed pose's path has no localiser).
+    180/186); every miss a card seen whole (the guessed pose's path had no localiser). With
+    the localiser's proposals under the guess, judged whole only (`localise_when_guessed`,
+    bench_wide_scenes), on seeds 9,100,234-9,100,263 (`--first-seed 9100234`, never run
+    before): napoletane 123/125 (123), piacentine 106/107 (106), french40 108/109 (108),
+    french52 114/116 (115): 451/457 (98.69%) tracked, 452/457 every frame, 0 false;
+    17.5-23.4 ms a frame tracked against 45.0-61.4 every frame.
 
 Held-out report (2026-11-26, ninth session), with the localiser's turned and fallback
 proposals (bench_wide_scenes: +1.1 points on held-out stills); deals of seeds never run
