@@ -640,7 +640,8 @@ class Recognizer:
                               localised_whole: bool = False) -> list[Candidate]:
         """Candidates found in the rectified table view, where every card is a rectangle of
         known size: each right-angle corner of an outline proposes a card (see table_view),
-        and, with `localise` and the option on, the learned localiser's peaks."""
+        and, with `localise` and the option on, the learned localiser's peaks (judged whole
+        only with `localised_whole`: under a guessed calibration)."""
         th = self.thresholds
         view = self.view(camera)
         top_down, mask = self._view_mask(frame, view)
