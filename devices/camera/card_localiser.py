@@ -147,11 +147,11 @@ class CardLocaliser:
 
     def peaks(self, view: np.ndarray, min_heat: float = 0.3, most: int = 16,
               edges: bool = True) -> list[Peak]:
-        """The card centres in a top-down view (BGR uint8), strongest first. With `edges`, a peak whose surrounding edges agree on an
-        axis near the network's (within 30 degrees) takes that axis: the network's is a few
-        degrees off (median 5.9 on its validation views), the edges' closer (1.4). Edges
-        agreeing on an axis further off are kept as the peak's `edge_axis` (the recogniser
-        tries both)."""
+        """The card centres in a top-down view (BGR uint8), strongest first. With `edges`, a
+        peak whose surrounding edges agree on an axis near the network's (within 30 degrees)
+        takes that axis: the network's is a few degrees off (median 5.9 on its validation
+        views), the edges' closer (1.4). Edges agreeing on an axis further off are kept as
+        the peak's `edge_axis` (the recogniser tries both)."""
         small = view_input_image(view)
         found = peaks(self.output(small), min_heat, most)
         if not edges or not found:

@@ -689,9 +689,10 @@ class Recognizer:
             # a corner read off a rounded, noisy outline is a pixel or two off: every card is
             # aligned before it is judged, so that what fails to match is what is not there
             # (a hand, another card on top), not a misplaced outline
-            aligned = self._align(frame, view, rect, shortlist=shortlist)
+            start = self._start(frame, view, rect, shortlist)
+            aligned = self._align(frame, view, rect, shortlist=shortlist, start=start)
             if aligned is None:
-                whole = self._fitted_whole(frame, view, rect, shortlist)
+                whole = self._fitted_whole(frame, view, rect, shortlist, start)
                 if whole is not None:
                     out.append(whole[0])
                     accepted.append(whole[1].corners())
@@ -702,7 +703,8 @@ class Recognizer:
                                th.aligned_min_separation, shortlist)
             if not cand.accepted and aligned is rect:
                 # it started close, yet is not named: fit it after all and judge again
-                aligned = self._align(frame, view, rect, fit=True, shortlist=shortlist)
+                aligned = self._align(frame, view, rect, fit=True, shortlist=shortlist,
+                                      start=start)
                 if aligned is None:
                     continue
                 cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
@@ -1190,15 +1192,17 @@ class Recognizer:
                                              flags=cv2.INTER_LINEAR))
 
     def _align(self, frame: np.ndarray, view: TableView, rect: CardRect, fit: bool = False,
-               shortlist: np.ndarray | None = None) -> CardRect | None:
+               shortlist: np.ndarray | None = None,
+               start: tuple[list[int], np.ndarray] | None = None) -> CardRect | None:
         """Nudge a card hypothesis (shift and turn in the table view; its size is known) to
         where it best matches a template: a corner read off a rounded, noisy outline can be a
         pixel or two and a degree or two off, enough to spoil the match or to make a
         look-alike win. The pose is fitted to the best matching card and, unless that fit is
         close, also to the card that matches nearly as well at the fitted pose; the better
         fit is kept. A close match at the start is kept as it is (the same object), unless
-        `fit`. None when the best match is the card back or weaker than `refine_from`."""
-        perm, scores = self._start(frame, view, rect, shortlist)
+        `fit`. None when the best match is the card back or weaker than `refine_from`.
+        `start`: `_start` of this hypothesis, when the caller has it already."""
+        perm, scores = start or self._start(frame, view, rect, shortlist)
         ids = self._label_ids
         order = np.argsort(-scores)
         best = int(order[0])
@@ -1233,16 +1237,18 @@ class Recognizer:
         return perm, self._scores(first / max(float(np.linalg.norm(first)), 1e-6), shortlist)
 
     def _fitted_whole(self, frame: np.ndarray, view: TableView, rect: CardRect,
-                      shortlist: np.ndarray | None) -> tuple[Candidate, CardRect] | None:
+                      shortlist: np.ndarray | None, start: tuple[list[int], np.ndarray]
+                      ) -> tuple[Candidate, CardRect] | None:
         """A hypothesis `_align` found too far from any card to align (Options.fit_low_start):
         fitted anyway to the card it looks most like and, where the fit reaches
         `low_start_fit`, judged whole. Only a card named whole is kept: a refused one is
         judged on what shows from where it was proposed, as before (judged so from its fitted
-        pose, a Piacentine 6 of cups half covered was named a 7: tune 13367)."""
+        pose, a Piacentine 6 of cups half covered was named a 7: tune 13367). `start`: the
+        hypothesis's `_start`, as `_align` had it."""
         if not self.options.fit_low_start:
             return None
         th = self.thresholds
-        perm, scores = self._start(frame, view, rect, shortlist)
+        perm, scores = start
         best = int(np.argmax(scores))
         if self.templates.labels[best] == BACK:
             return None
