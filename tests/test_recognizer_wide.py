@@ -310,6 +310,22 @@ def test_under_a_guessed_pose_the_classifier_does_not_name_a_covered_card_alone(
     assert alone.false == 1
 
 
+def test_the_classifier_alone_names_a_card_only_at_its_surest() -> None:
+    """Tune scene napoletane 6942: a row of four, the 3 of coins 65% showing; an outline slid
+    a third of a card off it (its third coin outside the crop) fits no card on what shows,
+    and the classifier read it a 2 of coins at 0.971 both ways up, the crop's best template
+    match: named alone at the old bar (0.96), a false card. Refused at 0.975."""
+    from devices.camera.recognizer import Thresholds
+
+    scene = wide_scene(6942, "napoletane", "italian40")
+    now = score_wide(Recognizer("napoletane", "italian40").recognize(
+        scene.frame, scene.camera), scene.truth)
+    before = score_wide(Recognizer("napoletane", "italian40", thresholds=Thresholds(
+        learned_alone_prob=0.96)).recognize(scene.frame, scene.camera), scene.truth)
+    assert before.false == 1 and before.false_examples[0].startswith("2d@")
+    assert now.false == 0 and now.right == before.right
+
+
 def test_the_partial_judges_card_is_refused_when_the_classifier_is_sure_of_another() -> None:
     """Tune scene piacentine 3394: a 5 of cups under a 4 of batons shows its left column, its
     middle cup half under the cover; the partial judge took it for a 4 of cups, the
