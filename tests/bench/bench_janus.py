@@ -22,6 +22,13 @@ count). Goal: >= 1,000 viewers per core on Janus.
     nice -n 19 .venv/bin/python -m tests.bench.bench_janus --viewers 120 --repeats 3 \
         --bitrates 1.5,1.0 --embedded-viewers 60
 
+Run 2026-11-26 13:51 UTC (eleventh session), the documented command, on a machine slower
+than the tenth session's (10.5-11.0 us a packet against 8.1; the embedded path 6.43 ms a
+viewer-second against 3.4): Janus at 1.5 Mbit/s (151 packets/s) 1.63 ms a viewer-second ->
+median 613 viewers per core (601-633); at 1.0 Mbit/s 810 (753-815); the embedded aiortc path
+156; Janus per viewer 0.25x the embedded path. The goal (>= 1,000 a core) is not met here at
+either bitrate.
+
 Run 2026-11-26 10:29 UTC (tenth session), the documented command, a quiet machine as fast
 as the eighth session's (8.1 us a packet): Janus at 1.5 Mbit/s (151 packets/s) 1.22 ms a
 viewer-second -> median 821 viewers per core (815-839); at 1.0 Mbit/s (106-107 packets/s)
