@@ -1066,15 +1066,15 @@ class Recognizer:
         covered card alone (no template judge agreeing) unless `alone_when_guessed`: on an
         outline read under a guessed plane it named a 4 of spades and a 9 of clubs for
         other cards (tune seeds 1043 french40, 1175 french52)."""
-        localise = self.options.localise_when_guessed
-        whole = self.options.guessed_localised_whole
-        if self.options.alone_when_guessed:
-            return self.calibrated_candidates(frame, pose, localise, whole)
-        if self._guessing is None:
-            self._guessing = Recognizer(self.art, self.kind, replace(
-                self.thresholds, learned_alone_prob=2.0), None, self.options)
-            self._guessing._views = self._views  # the same views, made once
-        return self._guessing.calibrated_candidates(frame, pose, localise, whole)
+        rec = self
+        if not self.options.alone_when_guessed:
+            if self._guessing is None:
+                self._guessing = Recognizer(self.art, self.kind, replace(
+                    self.thresholds, learned_alone_prob=2.0), None, self.options)
+                self._guessing._views = self._views  # the same views, made once
+            rec = self._guessing
+        return rec.calibrated_candidates(frame, pose, self.options.localise_when_guessed,
+                                         self.options.guessed_localised_whole)
 
     def _agreeing(self, found: list[Candidate], named: list[Candidate]) -> list[Candidate]:
         """A card named whole on its own outline is not renamed under a guessed pose (a plane
