@@ -20,6 +20,7 @@ from studio.table import replay
 from studio.table.private import PrivateTables
 from studio.table.seam import CardSeen, CloseBetting, Decide, DecisionTimeout, OpenDeck, Placement
 from studio.table.seam import RoundError as SeamError
+from tests.reveal import shows
 from tests.test_private_tables import Tables
 
 CFG = load_config().table("bj-virtual-1")
@@ -55,7 +56,7 @@ def test_the_deal_runs_from_the_right_and_the_hole_card_stays_face_down():
     assert state.expecting().describe() == "deal to the dealer (hole card, face down)"
     state, out = cards(state, "Kd")
     public = [e for e in events + out if not e.private]
-    assert "Kd" not in str([e.data for e in public])
+    assert not shows([e.data for e in public], "Kd")
     assert [e.type for e in out if e.private] == ["hole_card"]
     view = GAME.round_view(state, "ann")
     assert view["dealer"] == ["6s", None] and "Kd" not in str(view)

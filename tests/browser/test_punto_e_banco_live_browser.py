@@ -11,6 +11,7 @@ from playwright.async_api import expect
 
 from tests.browser.conftest import BROWSER
 from tests.browser.harness import StudioHarness
+from tests.reveal import shows
 
 pytestmark = BROWSER
 T = 10_000
@@ -53,7 +54,7 @@ async def test_a_live_round_then_the_cut_card_and_a_new_shoe(studio, base_url, b
     await expect(result).to_contain_text("€19.50", timeout=T)        # 10 back + 9.50
     await expect(result).to_contain_text("commission €0.50")
     await expect(page.get_by_test_id("punto-cards").locator("[data-card]")).to_have_count(3)
-    assert "Ks" not in await page.content()                         # the burn never shows
+    assert not shows(await page.content(), "Ks")                         # the burn never shows
     await expect(page.get_by_test_id("balance")).to_have_text("€104.50", timeout=T)
     assert studio.balance("ann") == (10_450, 0)
     await expect(page.get_by_test_id("bead-plate").locator(".mark")).to_have_count(1, timeout=T)
