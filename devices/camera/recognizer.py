@@ -181,6 +181,10 @@ class Thresholds:
     index_veto_prob: float = 0.95
     # ... and one the classifier names must have an index corner reading it this sure
     index_confirm_prob: float = 0.5
+    # ... and any card named with a score under this is refused when its index reads another
+    # this sure (Options.index_checks_whole)
+    index_check_below: float = 0.85
+    index_disown_prob: float = 0.8
     # the learned localiser's peaks this strong (0..1) propose cards, the strongest this many
     localiser_min_heat: float = 0.3
     localiser_most: int = 16
@@ -229,6 +233,7 @@ class Options:
     # (with a second method agreeing) or refuses another name (index_reader.py)
     index_reader: bool = True
     index_confirms_learned: bool = True  # ... and confirms the classifier's covered cards
+    index_checks_whole: bool = True  # ... and may refuse a card named by a close match only
     # the partial judge counts no cell lying on a card named already as showing (they were
     # matched, and the card then dropped as "what matched is a card named already")
     named_hide: bool = True
@@ -880,6 +885,18 @@ class Recognizer:
         return read is not None and read[0] != label and \
             read[1] >= self.thresholds.index_veto_prob
 
+    def _index_disowns(self, frame: np.ndarray, cand: Candidate) -> bool:
+        """A French card named by a close match only, whose corner index surely reads
+        another card: whole cards matched just past the bar were a blurred 9 of spades taken
+        for a 7 and a 3 of spades for a 3 of clubs (tune 15522 french52 and 15585 french40,
+        uncalibrated), each index in plain view. Only under `index_check_below`: a read costs
+        a millisecond or two."""
+        th = self.thresholds
+        if not self.options.index_checks_whole or cand.score >= th.index_check_below:
+            return False
+        read = self._read_index(frame, cand.quad)
+        return read is not None and read[0] != cand.label and read[1] >= th.index_disown_prob
+
     def _index_unconfirmed(self, frame: np.ndarray, quad: np.ndarray, label: str) -> bool:
         """A covered French card the classifier names, whose outline's corners show no index
         of that card: a French card counts only with an index in view, and the classifier's
@@ -1043,7 +1060,7 @@ class Recognizer:
         else:
             cands = self._uncalibrated(frame)
         found = [Detection(c.label, c.quad, c.score, c.margin, c.cell_error)
-                 for c in cands if c.accepted]
+                 for c in cands if c.accepted and not self._index_disowns(frame, c)]
         # one physical card cannot be two detections: keep the best of overlapping quads
         found.sort(key=lambda d: -d.score)
         kept: list[Detection] = []
