@@ -40,12 +40,15 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    refuse it, yet the classifier takes it for some card (not surely), the card's pose is
    fitted to that card and the partial judge asked again, with its limits (an outline read
    off a corner is a pixel or two off). A card named partly covered owns only the cells
-   where it showed (the card lying over it is not "on a named card"). The partial judge's
+   where it showed (the card lying over it is not "on a named card"); one the classifier or
+   its index names owns none (no cells are known to show). The partial judge's
    card is refused when the classifier is sure of another. French cards: the corner index
    is read at the camera's resolution (index_reader.py); a covered card every judge refused
    is named from a sure reading when the partial judge's best fit or the classifier's best
-   guess is that card (or from a very sure one alone), a covered card named otherwise is refused when its index surely
-   reads another, and one the classifier names needs an index corner reading it.
+   guess is that card (or from a very sure one alone), a covered card named otherwise is
+   refused when its index surely reads another, one the classifier names needs an index
+   corner reading it, and any card named by a close match only is refused when its index
+   reads another.
 5. Without a calibration, one is guessed from a card named whole (self_calibration.py): the
    pose under which most of the largest few have a card's size; then the studio's kind of
    camera (a pinhole, its axis through the frame's middle, 20-35 degrees from vertical, hardly
