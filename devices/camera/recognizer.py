@@ -154,8 +154,8 @@ class Thresholds:
     partial_quick: float = 0.15  # a partly covered card is judged on what shows from here
     # ... unless more than this share of its outline lies on cards named already: a card
     # 45-50% showing has 50-55% under named cards, and both outlines are a pixel or two off
-    # (at 0.55, one less the issue's 45%, with Options.learned_owns_nothing: tune 15500-15749, four
-    # decks, calibrated, +5 cards of 2,747 at 0.65, none false, +3-5% ms)
+    # (0.55 before, 1 - the issue's 45%; with Options.learned_owns_nothing, tune 15500-15749,
+    # four decks, calibrated: +5 cards of 2,747 at 0.65, none false, +3-5% ms)
     max_named_share: float = 0.65
     # the classifier names a refused card this sure (~0.98 at most: it is trained with label
     # smoothing) ...
@@ -889,11 +889,11 @@ class Recognizer:
             read[1] >= self.thresholds.index_veto_prob
 
     def _index_disowns(self, frame: np.ndarray, cand: Candidate) -> bool:
-        """A French card named by a close match only, whose corner index surely reads
-        another card: whole cards matched just past the bar were a blurred 9 of spades taken
-        for a 7 and a 3 of spades for a 3 of clubs (tune 15522 french52 and 15585 french40,
-        uncalibrated), each index in plain view. Only under `index_check_below`: a read costs
-        a millisecond or two."""
+        """A French card named by a close match only, whose corner index reads another
+        card (at `index_disown_prob`): whole cards matched just past the bar were a blurred 9
+        of spades taken for a 7 and a 3 of spades for a 3 of clubs (tune 15522 french52 and
+        15585 french40, uncalibrated), each index in plain view. Only under
+        `index_check_below`: a read costs a few milliseconds."""
         th = self.thresholds
         if not self.options.index_checks_whole or cand.score >= th.index_check_below:
             return False
