@@ -26,9 +26,9 @@ Run 2026-11-26 16:18 UTC (twelfth session), the documented command, nothing else
 the slowest machine yet (13.6-14.7 us a packet; the embedded path 11.8 ms a viewer-second):
 Janus at 1.5 Mbit/s (148-150 packets/s) 2.11 ms a viewer-second -> median 474 viewers per
 core (453-490); at 1.0 Mbit/s 672 (658-696); the embedded aiortc path 85; Janus per viewer
-0.18x the embedded path. Over five machines the ratio holds (0.18-0.40x) while the viewers
-per core move threefold with the machine (295-850 at 1.5 Mbit/s): the goal is a property of
-the host and of Janus's per-packet cost, not of the studio's code.
+0.18x the embedded path. Over six sessions' machines the ratio holds (0.18-0.40x) while the
+viewers per core move threefold with the machine (295-850 at 1.5 Mbit/s): the goal is a
+property of the host and of Janus's per-packet cost, not of the studio's code.
 
 Run 2026-11-26 13:51 UTC (eleventh session), the documented command, on a machine slower
 than the tenth session's (10.5-11.0 us a packet against 8.1; the embedded path 6.43 ms a
