@@ -881,12 +881,14 @@ class Recognizer:
         reads = [r for r in self._index_reader.read(frame, quad, self._known) if r[0] != OTHER]
         return max(reads, key=lambda r: r[1]) if reads else None
 
-    def _index_refuses(self, frame: np.ndarray, quad: np.ndarray, label: str) -> bool:
-        """A covered card named by another method, whose corner index surely reads another
-        card (an 8 taken for a 7 by the classifier, its index in plain view)."""
+    def _index_refuses(self, frame: np.ndarray, quad: np.ndarray, label: str,
+                       prob: float | None = None) -> bool:
+        """A covered card named by another method, whose corner index surely (`prob`,
+        index_veto_prob unless given) reads another card (an 8 taken for a 7 by the
+        classifier, its index in plain view)."""
         read = self._read_index(frame, quad)
         return read is not None and read[0] != label and \
-            read[1] >= self.thresholds.index_veto_prob
+            read[1] >= (self.thresholds.index_veto_prob if prob is None else prob)
 
     def _index_disowns(self, frame: np.ndarray, cand: Candidate) -> bool:
         """A French card named by a close match only, whose corner index reads another
@@ -895,10 +897,8 @@ class Recognizer:
         15585 french40, uncalibrated), each index in plain view. Only under
         `index_check_below`: a read costs a few milliseconds."""
         th = self.thresholds
-        if not self.options.index_checks_whole or cand.score >= th.index_check_below:
-            return False
-        read = self._read_index(frame, cand.quad)
-        return read is not None and read[0] != cand.label and read[1] >= th.index_disown_prob
+        return self.options.index_checks_whole and cand.score < th.index_check_below and \
+            self._index_refuses(frame, cand.quad, cand.label, th.index_disown_prob)
 
     def _index_unconfirmed(self, frame: np.ndarray, quad: np.ndarray, label: str) -> bool:
         """A covered French card the classifier names, whose outline's corners show no index
