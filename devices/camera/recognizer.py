@@ -41,11 +41,14 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    fitted to that card and the partial judge asked again, with its limits (an outline read
    off a corner is a pixel or two off). A card named partly covered owns only the cells
    where it showed (the card lying over it is not "on a named card"); one the classifier or
-   its index names owns none (no cells are known to show). The partial judge's
+   its index names owns none (no cells are known to show); one named whole owns the cells
+   where its template matches (a subtle cover passes the whole judge). The partial judge's
    card is refused when the classifier is sure of another. French cards: the corner index
    is read at the camera's resolution (index_reader.py); a covered card every judge refused
    is named from a sure reading when the partial judge's best fit or the classifier's best
-   guess is that card (or from a very sure one alone), a covered card named otherwise is
+   guess is that card (or from a very sure one alone), first with its pose fitted to the
+   card the index reads (a hypothesis a few pixels off spoils the other judges, not the
+   reader), a covered card named otherwise is
    refused when its index surely reads another, one the classifier names needs an index
    corner reading it, and any card named by a close match only is refused when its index
    reads another.
@@ -87,7 +90,14 @@ from devices.camera.card_classifier import OTHER, canonical_crop, card_classifie
 from devices.camera.card_localiser import Peak, axis_turn, card_localiser
 from devices.camera.index_reader import index_reader
 from devices.camera.layout import CARD_WIDTH, CameraPose
-from devices.camera.partial_match import COLS, ROWS, CellSums, PartialLimits, judge_partial
+from devices.camera.partial_match import (
+    COLS,
+    ROWS,
+    CellSums,
+    PartialLimits,
+    judge_partial,
+    visible_cells,
+)
 from devices.camera.render import card_aspect
 from devices.camera.self_calibration import pose_from_card, pose_from_plane
 from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size
@@ -188,6 +198,9 @@ class Thresholds:
     # this sure (Options.index_checks_whole)
     index_check_below: float = 0.85
     index_disown_prob: float = 0.8
+    # a covered card all judges refuse, whose index reads a card this sure, is fitted to that
+    # card and judged on what shows again (Options.index_fit)
+    index_fit_from: float = 0.8
     # the learned localiser's peaks this strong (0..1) propose cards, the strongest this many
     localiser_min_heat: float = 0.3
     localiser_most: int = 16
@@ -237,6 +250,10 @@ class Options:
     index_reader: bool = True
     index_confirms_learned: bool = True  # ... and confirms the classifier's covered cards
     index_checks_whole: bool = True  # ... and may refuse a card named by a close match only
+    # ... and a covered card every judge refused is fitted to the card its index reads and
+    # judged on what shows again: a hypothesis 4-8% of a card off (built from the corners of
+    # the cards around it) spoils the partial judge and the classifier, not the index reader
+    index_fit: bool = True
     # the partial judge counts no cell lying on a card named already as showing (they were
     # matched, and the card then dropped as "what matched is a card named already")
     named_hide: bool = True
@@ -245,6 +262,11 @@ class Options:
     # them as "on a named card" (a French fan: tune 15500-15749, four decks, calibrated, +15
     # cards of 2,747, none false; it stays `taken`, so no hypothesis names it again)
     learned_owns_nothing: bool = True
+    # a card named whole owns only the cells where its template matches: one named whole
+    # though partly under another card (the whole judge let a subtle cover pass) would claim
+    # the card on top, refused then as lying on a named card (a Napoletane jack 66% showing,
+    # 73% of it on the outline of the 3 it lies on: tune 17055)
+    whole_owns_what_shows: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
@@ -736,7 +758,8 @@ class Recognizer:
             if cand.accepted:
                 accepted.append(aligned.corners())
         if later:
-            out += self._partly_covered(frame, view, mask.shape, later, accepted, taken)
+            out += self._partly_covered(frame, view, mask.shape, later, accepted, taken,
+                                        [c for c in out if c.accepted])
         return out
 
     def _view_mask(self, frame: np.ndarray, view: TableView) -> tuple[np.ndarray, np.ndarray]:
@@ -792,14 +815,19 @@ class Recognizer:
     def _partly_covered(self, frame: np.ndarray, view: TableView, shape: tuple[int, ...],
                         later: list[tuple[CardRect, np.ndarray | None, bool]],
                         accepted: list[np.ndarray], taken: Callable[[CardRect], bool],
-                        ) -> list[Candidate]:
+                        named: list[Candidate]) -> list[Candidate]:
         """Hypotheses no whole-card match named, judged on what shows of them, once every
         whole card is named: what shows of a card must not lie on a card named already (a
         card seen whole has nothing of another card on it; a hypothesis half on a named card
         and half on the felt would otherwise pass as a card under it)."""
         owned = np.zeros(shape[:2], np.uint8)
-        for a in accepted:
-            cv2.fillConvexPoly(owned, np.round(a).astype(np.int32), 1)
+        for a, cand in zip(accepted, named, strict=True):
+            cells = self._shown_cells(frame, cand) if self.options.whole_owns_what_shows \
+                else None
+            if cells is None or cells.all():
+                cv2.fillConvexPoly(owned, np.round(a).astype(np.int32), 1)
+            else:
+                _own_cells(owned, view, cand.quad, cells)
         out: list[Candidate] = []
         for rect, shortlist, second in later:
             if taken(rect):
@@ -834,6 +862,10 @@ class Recognizer:
                     refit = self._refit_to_learned(frame, view, rect, quad, shortlist, fitted_to,
                                                    guess, hidden)
                     if refit is None:
+                        refit = self._refit_to_index(frame, view, rect, quad, shortlist,
+                                                     (fitted_to, guess), hidden)
+                        index_read = refit is not None
+                    if refit is None:
                         named = self._named_by_index(frame, quad, cand.label, guess)
                         if named is None:
                             continue
@@ -857,6 +889,29 @@ class Recognizer:
             elif cells is not None or not self.options.learned_owns_nothing:
                 cv2.fillConvexPoly(owned, np.round(rect.corners()).astype(np.int32), 1)
         return out
+
+    def _shown_cells(self, frame: np.ndarray, cand: Candidate) -> np.ndarray | None:
+        """The cells (ROWS x COLS) of a card named whole where its template matches (its
+        best way up): a card named whole may still lie partly under another (its cover
+        subtle enough for the whole judge), and owning its whole outline would count the card
+        on top as lying on a named card. None when no way up matches enough of it."""
+        warp = cv2.getPerspectiveTransform(cand.quad, _CANON_CORNERS * FINE - np.float32(0.5))
+        big = cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
+                                  flags=cv2.INTER_LINEAR)
+        patch = coarse_from_fine(big).astype(np.float32)
+        if self._template_sums is None:
+            self._template_sums = [CellSums.of(t) for t in self.templates.images]
+        limits = self.thresholds.partial
+        sums = CellSums.of(patch)
+        best: tuple[int, np.ndarray] | None = None
+        for i, label in enumerate(self.templates.labels):
+            if label != cand.label:
+                continue
+            cells, error = visible_cells(patch, self.templates.images[i], limits, sums,
+                                         self._template_sums[i])
+            if error <= limits.max_error and (best is None or cells.sum() > best[0]):
+                best = (int(cells.sum()), cells)
+        return best[1] if best is not None and best[0] >= limits.min_cells else None
 
     def _vetoed(self, frame: np.ndarray, quad: np.ndarray, label: str,
                 second: bool = False) -> bool:
@@ -955,6 +1010,34 @@ class Recognizer:
         # the templates must name it: the classifier asked again on the fitted outline named
         # 42 more right cards on tune seeds, but two wrong ones (a 9 of clubs for a 10)
         return (cand, cells) if cand.accepted else None
+
+    def _refit_to_index(self, frame: np.ndarray, view: TableView, rect: CardRect,
+                        quad: np.ndarray, shortlist: np.ndarray | None,
+                        tried: tuple[str | None, tuple[np.ndarray, str, float] | None],
+                        hidden: np.ndarray | None = None,
+                        ) -> tuple[Candidate, np.ndarray | None] | None:
+        """A covered French card every judge refused, whose corner index reads a card
+        (`index_fit_from`, not one fitted already: `tried` holds the partial judge's and the
+        classifier's): its outline is fitted to that card and the partial judge asked again,
+        with its usual limits, so the templates must name it too."""
+        if self._index_reader is None or not self.options.index_fit:
+            return None
+        read = self._read_index(frame, quad)
+        fitted_to, guess = tried
+        if read is None or read[1] < self.thresholds.index_fit_from or read[0] == fitted_to \
+                or read[0] not in self.templates.labels or (
+                    guess is not None and self.options.learned_fit and read[0] == guess[1]
+                    and guess[2] >= self.thresholds.learned_fit_from):
+            return None
+        quad = self._fit_quad(frame, view, rect, quad, read[0])
+        cand, cells = self._judge_partial(frame, quad, shortlist, hidden)
+        if cand.accepted:
+            return (cand, cells) if cand.label == read[0] else None
+        # the part that shows fits the index's card best, not surely (a look-alike differs
+        # in the pips' shape only): the index, read again on the fitted outline, decides
+        named = self._named_by_index(frame, quad, cand.label, None) \
+            if cand.label == read[0] else None
+        return (named, None) if named is not None else None
 
     def _judge_partial(self, frame: np.ndarray, quad: np.ndarray, shortlist: np.ndarray | None,
                        hidden: np.ndarray | None = None) -> tuple[Candidate, np.ndarray | None]:
