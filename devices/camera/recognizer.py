@@ -43,7 +43,9 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    where it showed (the card lying over it is not "on a named card"); one the classifier or
    its index names owns none (no cells are known to show); one named whole owns the cells
    where its template matches (a subtle cover passes the whole judge). The partial judge's
-   card is refused when the classifier is sure of another. French cards: the corner index
+   card is refused when the classifier is sure of another; a card it refuses on its
+   separation alone (nearly sure) is named when the classifier names it too (nearly sure).
+   French cards: the corner index
    is read at the camera's resolution (index_reader.py); a covered card every judge refused
    is named from a sure reading when the partial judge's best fit or the classifier's best
    guess is that card (or from a very sure one alone), first with its pose fitted to the
@@ -180,6 +182,10 @@ class Thresholds:
     # decks) and 14500-14799 (four decks): 3 cards fewer of 6,252, that false card gone;
     # held-out stills 9,306,000-9,306,499: 1 card fewer of 5,674, no false card more or less)
     learned_alone_prob: float = 0.975
+    # a covered card the partial judge refuses on its separation alone, this far towards it,
+    # is named when the classifier names it too, this sure (Options.paired_near)
+    near_separation: float = 0.3
+    near_learned_prob: float = 0.8
     # a covered card all judges refuse is fitted to the classifier's card when it is this sure
     learned_fit_from: float = 0.5
     # a card the partial judge names is refused when the classifier is this sure it is
@@ -267,6 +273,9 @@ class Options:
     # the card on top, refused then as lying on a named card (a Napoletane jack 66% showing,
     # 73% of it on the outline of the 3 it lies on: tune 17055)
     whole_owns_what_shows: bool = True
+    # a covered card the partial judge nearly names (its separation alone short) is named
+    # when the classifier names it too, nearly sure (Thresholds.near_separation)
+    paired_near: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
@@ -852,6 +861,8 @@ class Recognizer:
                 fitted_to = cand.label
                 quad = self._fit_quad(frame, view, rect, quad, cand.label)
                 cand, cells = self._judge_partial(frame, quad, shortlist, hidden)
+            if not cand.accepted and not second and self._nearly_and_learned(frame, quad, cand):
+                cand = replace(cand, accepted=True)
             if cand.accepted and self._vetoed(frame, quad, cand.label, second):
                 continue
             index_read = False  # the index reader was asked about this outline already
@@ -889,6 +900,18 @@ class Recognizer:
             elif cells is not None or not self.options.learned_owns_nothing:
                 cv2.fillConvexPoly(owned, np.round(rect.corners()).astype(np.int32), 1)
         return out
+
+    def _nearly_and_learned(self, frame: np.ndarray, quad: np.ndarray,
+                            cand: Candidate) -> bool:
+        """The partial judge refused this card on its separation alone (every other limit
+        met, `near_separation` towards it from every look-alike), and the classifier names
+        the same card (`near_learned_prob`): two methods, each nearly sure, agreeing."""
+        th = self.thresholds
+        if self._classifier is None or not self.options.paired_near or \
+                cand.label in (BACK, OTHER) or cand.margin < th.near_separation:
+            return False
+        _, label, prob = self._guess(frame, quad)
+        return label == cand.label and prob >= th.near_learned_prob
 
     def _shown_cells(self, frame: np.ndarray, cand: Candidate) -> np.ndarray | None:
         """The cells (ROWS x COLS) of a card named whole where its template matches (its
