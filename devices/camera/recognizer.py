@@ -88,7 +88,12 @@ from devices.camera.camera_family import (
     family_poses,
     fit_camera,
 )
-from devices.camera.card_classifier import OTHER, canonical_crop, card_classifier
+from devices.camera.card_classifier import (
+    OTHER,
+    CardClassifier,
+    canonical_crop,
+    card_classifier,
+)
 from devices.camera.card_localiser import Peak, axis_turn, card_localiser
 from devices.camera.index_reader import index_reader
 from devices.camera.layout import CARD_WIDTH, CameraPose
@@ -629,6 +634,9 @@ class Recognizer:
     thresholds: Thresholds = field(default_factory=Thresholds)
     camera: CameraPose | None = None  # the table's calibration; None: find cards without it
     options: Options = field(default_factory=Options)
+    # the card classifier's weights, when not the shipped ones (a benchmark comparing
+    # weights; a test pinned to the weights its change was made with)
+    classifier: CardClassifier | None = None
 
     def __post_init__(self) -> None:
         self._views: dict[tuple, TableView] = {}
@@ -642,7 +650,8 @@ class Recognizer:
         self._back_ids = {labels.index(BACK)} if BACK in labels else set()
         self._template_sums: list[CellSums] | None = None
         self.aspect = card_aspect(self.art)
-        self._classifier = card_classifier(self.art) if self.options.learned else None
+        self._classifier = (self.classifier or card_classifier(self.art)) \
+            if self.options.learned else None
         self._localiser = card_localiser() if self.options.localiser else None
         self._index_reader = index_reader() if (
             self.options.index_reader and self.art is DeckArt.FRENCH) else None
@@ -1204,7 +1213,8 @@ class Recognizer:
         if not self.options.alone_when_guessed:
             if self._guessing is None:
                 self._guessing = Recognizer(self.art, self.kind, replace(
-                    self.thresholds, learned_alone_prob=2.0), None, self.options)
+                    self.thresholds, learned_alone_prob=2.0), None, self.options,
+                    self.classifier)
                 self._guessing._views = self._views  # the same views, made once
             rec = self._guessing
         return rec.calibrated_candidates(frame, pose, self.options.localise_when_guessed,
