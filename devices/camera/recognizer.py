@@ -188,9 +188,12 @@ class Thresholds:
     # held-out stills 9,306,000-9,306,499: 1 card fewer of 5,674, no false card more or less)
     learned_alone_prob: float = 0.975
     # a covered card the partial judge refuses on its separation alone, this far towards it,
-    # is named when the classifier names it too, this sure (Options.paired_near)
-    near_separation: float = 0.3
-    near_learned_prob: float = 0.8
+    # is named when the classifier names it too, this sure (Options.paired_near; at 0.3 and
+    # 0.8, tune 17400-17699 calibrated: +9 napoletane of 779, +4 piacentine of 799, French
+    # unchanged, none false; at 0.25 and 0.7, fresh tune 17700-18099: +4 of 1,120 and +2 of
+    # 1,112 more, French unchanged, none false)
+    near_separation: float = 0.25
+    near_learned_prob: float = 0.7
     # a covered card all judges refuse is fitted to the classifier's card when it is this sure
     learned_fit_from: float = 0.5
     # a card the partial judge names is refused when the classifier is this sure it is
@@ -1051,7 +1054,9 @@ class Recognizer:
         """A covered French card every judge refused, whose corner index reads a card
         (`index_fit_from`, not one fitted already: `tried` holds the partial judge's and the
         classifier's): its outline is fitted to that card and the partial judge asked again,
-        with its usual limits, so the templates must name it too."""
+        with its usual limits; where it refuses yet fits that card best, the index read on
+        the fitted outline decides as `_named_by_index` does (sure, and a second method, the
+        partial judge's best fit, pointing at the same card)."""
         if self._index_reader is None or not self.options.index_fit:
             return None
         read = self._read_index(frame, quad)
