@@ -150,7 +150,6 @@ def test_cover_with_card_hides_a_band_or_a_corner_with_the_other_card() -> None:
     assert not x.any()  # the crop given is not changed
 
 
-
 def test_napoletane_weights_name_more_covered_cards_surely_than_before() -> None:
     """The Napoletane weights of 2026-11-26 (trained from scratch on three tune ranges with a
     card's cover on 30% of the crops) against the weights before them (tests/data), on the
