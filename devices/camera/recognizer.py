@@ -884,12 +884,13 @@ class Recognizer:
                 if learned is None:
                     refit = self._refit_to_learned(frame, view, rect, quad, shortlist, fitted_to,
                                                    guess, hidden)
+                    read = self._read_index(frame, quad) if refit is None else None
                     if refit is None:
-                        refit = self._refit_to_index(frame, view, rect, quad, shortlist,
+                        refit = self._refit_to_index(frame, view, rect, quad, shortlist, read,
                                                      (fitted_to, guess), hidden)
                         index_read = refit is not None
                     if refit is None:
-                        named = self._named_by_index(frame, quad, cand.label, guess)
+                        named = self._named_by_index(quad, read, cand.label, guess)
                         if named is None:
                             continue
                         refit, index_read = (named, None), True
@@ -1001,13 +1002,13 @@ class Recognizer:
         return read is None or read[0] != label or \
             read[1] < self.thresholds.index_confirm_prob
 
-    def _named_by_index(self, frame: np.ndarray, quad: np.ndarray, judged: str,
+    def _named_by_index(self, quad: np.ndarray, read: tuple[str, float] | None, judged: str,
                         guess: tuple[np.ndarray, str, float] | None) -> Candidate | None:
-        """A covered French card every judge refused, named from its corner index when the
-        reader is sure and a second method points at the same card (the partial judge's best
-        fit, or the classifier's best guess): the whole card is a few pixels of index at
-        the crop size the others see, the reader sees it at the camera's."""
-        read = self._read_index(frame, quad)
+        """A covered French card every judge refused, named from its corner index (`read`,
+        `_read_index` of `quad`) when the reader is sure and a second method points at the
+        same card (the partial judge's best fit, or the classifier's best guess): the whole
+        card is a few pixels of index at the crop size the others see, the reader sees it at
+        the camera's."""
         th = self.thresholds
         if read is None or read[1] < th.index_min_prob:
             return None
@@ -1048,18 +1049,19 @@ class Recognizer:
 
     def _refit_to_index(self, frame: np.ndarray, view: TableView, rect: CardRect,
                         quad: np.ndarray, shortlist: np.ndarray | None,
+                        read: tuple[str, float] | None,
                         tried: tuple[str | None, tuple[np.ndarray, str, float] | None],
                         hidden: np.ndarray | None = None,
                         ) -> tuple[Candidate, np.ndarray | None] | None:
         """A covered French card every judge refused, whose corner index reads a card
-        (`index_fit_from`, not one fitted already: `tried` holds the partial judge's and the
-        classifier's): its outline is fitted to that card and the partial judge asked again,
-        with its usual limits; where it refuses yet fits that card best, the index read on
-        the fitted outline decides as `_named_by_index` does (sure, and a second method, the
-        partial judge's best fit, pointing at the same card)."""
+        (`read`, `_read_index` of `quad`, at `index_fit_from`; not a card fitted already:
+        `tried` holds the partial judge's and the classifier's): its outline is fitted to
+        that card and the partial judge asked again, with its usual limits; where it refuses
+        yet fits that card best, the index read on the fitted outline decides as
+        `_named_by_index` does (sure, and a second method, the partial judge's best fit,
+        pointing at the same card)."""
         if self._index_reader is None or not self.options.index_fit:
             return None
-        read = self._read_index(frame, quad)
         fitted_to, guess = tried
         if read is None or read[1] < self.thresholds.index_fit_from or read[0] == fitted_to \
                 or read[0] not in self.templates.labels or (
@@ -1072,7 +1074,7 @@ class Recognizer:
             return (cand, cells) if cand.label == read[0] else None
         # the part that shows fits the index's card best, not surely (a look-alike differs
         # in the pips' shape only): the index, read again on the fitted outline, decides
-        named = self._named_by_index(frame, quad, cand.label, None) \
+        named = self._named_by_index(quad, self._read_index(frame, quad), cand.label, None) \
             if cand.label == read[0] else None
         return (named, None) if named is not None else None
 
