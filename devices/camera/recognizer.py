@@ -936,20 +936,15 @@ class Recognizer:
         best way up): a card named whole may still lie partly under another (its cover
         subtle enough for the whole judge), and owning its whole outline would count the card
         on top as lying on a named card. None when no way up matches enough of it."""
-        warp = cv2.getPerspectiveTransform(cand.quad, _CANON_CORNERS * FINE - np.float32(0.5))
-        big = cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
-                                  flags=cv2.INTER_LINEAR)
-        patch = coarse_from_fine(big).astype(np.float32)
-        if self._template_sums is None:
-            self._template_sums = [CellSums.of(t) for t in self.templates.images]
+        patch = self._cell_patch(frame, cand.quad)
         limits = self.thresholds.partial
-        sums = CellSums.of(patch)
+        sums, template_sums = CellSums.of(patch), self._cell_sums()
         best: tuple[int, np.ndarray] | None = None
         for i, label in enumerate(self.templates.labels):
             if label != cand.label:
                 continue
             cells, error = visible_cells(patch, self.templates.images[i], limits, sums,
-                                         self._template_sums[i])
+                                         template_sums[i])
             if error <= limits.max_error and (best is None or cells.sum() > best[0]):
                 best = (int(cells.sum()), cells)
         return best[1] if best is not None and best[0] >= limits.min_cells else None
@@ -1087,22 +1082,31 @@ class Recognizer:
             if cand.label == read[0] else None
         return (named, None) if named is not None else None
 
+    def _cell_patch(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+        """The quad at the canonical size as the cell judges see it: warped at the fine size
+        and averaged down (plain sampling would alias), not normalised."""
+        warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS * FINE - np.float32(0.5))
+        big = cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
+                                  flags=cv2.INTER_LINEAR)
+        return coarse_from_fine(big).astype(np.float32)
+
+    def _cell_sums(self) -> list[CellSums]:
+        """The templates' per-cell sums (partial_match.CellSums), made once."""
+        if self._template_sums is None:
+            self._template_sums = [CellSums.of(t) for t in self.templates.images]
+        return self._template_sums
+
     def _judge_partial(self, frame: np.ndarray, quad: np.ndarray, shortlist: np.ndarray | None,
                        hidden: np.ndarray | None = None) -> tuple[Candidate, np.ndarray | None]:
         """Judge a card from the part of it that shows (partial_match.py); `hidden`: its cells
         known covered (by cards named already)."""
-        warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS * FINE - np.float32(0.5))
-        big = cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
-                                  flags=cv2.INTER_LINEAR)
-        patch = coarse_from_fine(big).astype(np.float32)
+        patch = self._cell_patch(frame, quad)
         unit = normalise(patch).reshape(-1)
         scores = self._scores(unit / max(float(np.linalg.norm(unit)), 1e-6), shortlist)
         order = np.argsort(-scores)
         order = order[np.isfinite(scores[order])]
-        if self._template_sums is None:
-            self._template_sums = [CellSums.of(t) for t in self.templates.images]
         verdict = judge_partial(patch, self.templates.images, order, self._label_ids,
-                                self._back_ids, self.thresholds.partial, self._template_sums,
+                                self._back_ids, self.thresholds.partial, self._cell_sums(),
                                 hidden)
         label = self.templates.labels[verdict.index] if verdict.index >= 0 else BACK
         return Candidate(quad, label, 1.0 - verdict.error / 2, verdict.separation,

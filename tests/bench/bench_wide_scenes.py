@@ -12,6 +12,34 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
+Held-out report, 2026-11-26 (thirteenth session), with a covered French card fitted to the
+card its index reads (`Options.index_fit`), a card named whole owning only its matching cells
+(`whole_owns_what_shows`), a covered card the partial judge refuses on its separation alone
+named when the classifier agrees (`paired_near`, and on the outline fitted to the
+classifier's card, `paired_near_refit`), and the Napoletane classifier retrained
+(card_classifier.py): seeds 9,311,000-9,311,499, never run before, 500 scenes per deck,
+calibrated, `--first-seed 9311000 --scenes 500 --no-baseline --modes calibrated` on this code
+(129c8f1) and on the session's start (fe39b6c, a worktree), two processes at once (ms per still
++3-9%, two processes on two cores):
+
+    deck        calibrated                        before
+    napoletane  94.36% (1304/1382)  0 false       91.90% (1270)  0 false
+    piacentine  94.44% (1291/1367)  0 false       93.34% (1276)  0 false
+    french40    96.86% (1390/1435)  0 false       96.17% (1380)  0 false
+    french52    96.00% (1368/1425)  0 false       95.65% (1363)  0 false
+
+Together 5,353/5,609 (95.44%) against 5,289 (94.30%): +64 cards, 0 false either way. By the
+share that shows: 45-55% 286/444 (before 250), 55-70% 336/398 (317), 70-85% 293/309 (287),
+85-98% 602/615 (601), whole 3,836/3,843 (99.82%; 3,834). Earlier in the session, on seeds
+9,309,000-9,309,499 (never run before), the code before `paired_near_refit` (ea2038b) against
+fe39b6c: 5,260/5,606 (93.83%) against 5,206 (92.87%), 0 false either way.
+
+Uncalibrated, seeds 9,312,000-9,312,249 (never run before; `--first-seed 9312000 --scenes 250
+--no-baseline --modes uncalibrated`, 129c8f1 and fe39b6c): napoletane 662/742 (635),
+piacentine 602/675 (586), french40 632/671 (630), french52 597/666 (594): 2,493/2,754
+(90.52%) against 2,445 (88.78%), 0 false either way. (ea2038b on 9,310,000-9,310,249:
+2,519/2,826 (89.14%) against 2,493, 0 false.)
+
 Held-out report, 2026-11-26 (twelfth session), with a covered card named by the classifier
 or its index owning none of the view (`Options.learned_owns_nothing`), a hypothesis judged
 with up to 65% of it on named cards (`Thresholds.max_named_share`, 0.55 before), and a French
