@@ -289,6 +289,9 @@ class Options:
     # classifier asked again there (tune 17400-17699 calibrated, four decks: +16 of 3,250;
     # 17700-18099: +12 of 4,394; none false)
     paired_near_refit: bool = True
+    # ... a French card so named needs an index corner reading it, as one the classifier
+    # names does (`index_confirms_learned`)
+    near_index_confirms: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
@@ -929,7 +932,8 @@ class Recognizer:
                 cand.label in (BACK, OTHER) or cand.margin < th.near_separation:
             return False
         _, label, prob = self._guess(frame, quad)
-        return label == cand.label and prob >= th.near_learned_prob
+        return label == cand.label and prob >= th.near_learned_prob and (
+            not self.options.near_index_confirms or not self._index_unconfirmed(frame, quad, label))
 
     def _shown_cells(self, frame: np.ndarray, cand: Candidate) -> np.ndarray | None:
         """The cells (ROWS x COLS) of a card named whole where its template matches (its

@@ -16,6 +16,28 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-26, thirteenth session), with a covered French card fitted to the
+card its index reads, a card named whole owning only its matching cells, a covered card the
+partial judge nearly names named when the classifier agrees (also once fitted to the
+classifier's card) and the Napoletane classifier retrained: deals of seeds never run before,
+9,100,324-9,100,353, 30 a deck, calibrated, one process, this code (129c8f1) and the session's
+start (fe39b6c, a worktree, run beside another process), on a machine about three times as
+fast as the twelfth session's (every frame 16-21 ms):
+
+    .venv/bin/python -m tests.bench.bench_wide_live --deals 30 --first-seed 9100324 \
+        --modes calibrated --decks napoletane,piacentine,french40,french52
+
+    cards the table was told right, tracked: this code / before; false; ms a frame tracked
+    (this code / before) and every frame (this code)
+    napoletane  108/108 / 108, 0    6.17 / 6.43, every frame 16.22  (0.38x)
+    piacentine  116/116 / 116, 0    7.42 / 7.87, every frame 19.11  (0.39x)
+    french40    108/109 / 108, 0    8.19 / 7.82, every frame 21.19  (0.39x)
+    french52    112/112 / 112, 0    6.60 / 6.66, every frame 17.44  (0.38x)
+
+Together 444/445 (99.78%) either way, 0 false reports in 120 deals; repeated reports 13
+against 11 (french40 8 / 7, french52 3 / 2; not looked at). With the tenth to twelfth
+sessions' held-out deals: 2,172/2,191 (99.13%).
+
 Held-out report (2026-11-26, twelfth session), with a covered card the classifier or its
 index names owning none of the view, hypotheses judged with up to 65% of them on named cards,
 and a French card named by a close match refused when its index reads another: deals of
