@@ -51,10 +51,10 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    is named from a sure reading when the partial judge's best fit or the classifier's best
    guess is that card (or from a very sure one alone), first with its pose fitted to the
    card the index reads (a hypothesis a few pixels off spoils the other judges, not the
-   reader), a covered card named otherwise is
-   refused when its index surely reads another, one the classifier names needs an index
-   corner reading it, and any card named by a close match only is refused when its index
-   reads another.
+   reader); a covered card named otherwise is refused when its index surely reads another,
+   one the classifier names (alone, or with the partial judge nearly naming it) needs an
+   index corner reading it, and any card named by a close match only is refused when its
+   index reads another.
 5. Without a calibration, one is guessed from a card named whole (self_calibration.py): the
    pose under which most of the largest few have a card's size; then the studio's kind of
    camera (a pinhole, its axis through the frame's middle, 20-35 degrees from vertical, hardly

@@ -32,7 +32,15 @@ Together 5,353/5,609 (95.44%) against 5,289 (94.30%): +64 cards, 0 false either 
 share that shows: 45-55% 286/444 (before 250), 55-70% 336/398 (317), 70-85% 293/309 (287),
 85-98% 602/615 (601), whole 3,836/3,843 (99.82%; 3,834). Earlier in the session, on seeds
 9,309,000-9,309,499 (never run before), the code before `paired_near_refit` (ea2038b) against
-fe39b6c: 5,260/5,606 (93.83%) against 5,206 (92.87%), 0 false either way.
+fe39b6c: 5,260/5,606 (93.83%) against 5,206 (92.87%), 0 false either way; 129c8f1 on them
+afterwards: 5,282 (94.22%), but 1 false card (french52 9,309,392). That card, looked at, was
+named nearly by the partial judge with the French classifier agreeing on an outline fitted to
+its card, with no index in view: such a card now needs an index corner reading it, as one the
+classifier names does (`near_index_confirms`; no card changed on 1,400 French tune scenes a
+deck; on 9,309,000-9,309,499 french52 the false card gone, one right card fewer: 1,291). The
+final code (4d0af58) on the French decks, fresh seeds 9,313,000-9,313,499 (`--decks
+french40,french52`, and fe39b6c): french40 1394/1435 (1393), french52 1417/1487 (1407), 0
+false either way.
 
 Uncalibrated, seeds 9,312,000-9,312,249 (never run before; `--first-seed 9312000 --scenes 250
 --no-baseline --modes uncalibrated`, 129c8f1 and fe39b6c): napoletane 662/742 (635),
