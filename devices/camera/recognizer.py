@@ -45,13 +45,11 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    where its template matches (a subtle cover passes the whole judge). The partial judge's
    card is refused when the classifier is sure of another; a card it refuses on its
    separation alone (nearly sure) is named when the classifier names it too (nearly sure),
-   also once fitted to the classifier's card.
-   French cards: the corner index
-   is read at the camera's resolution (index_reader.py); a covered card every judge refused
-   is named from a sure reading when the partial judge's best fit or the classifier's best
-   guess is that card (or from a very sure one alone), first with its pose fitted to the
-   card the index reads (a hypothesis a few pixels off spoils the other judges, not the
-   reader); a covered card named otherwise is refused when its index surely reads another,
+   also once fitted to the classifier's card. French cards: the corner index is read at the
+   camera's resolution (index_reader.py); a covered card every judge refused is named from
+   a sure reading when the partial judge's best fit or the classifier's best guess is that
+   card (or from a very sure one alone), first with its pose fitted to the card the index
+   reads (a hypothesis a few pixels off spoils the other judges, not the reader); a covered card named otherwise is refused when its index surely reads another,
    one the classifier names (alone, or with the partial judge nearly naming it) needs an
    index corner reading it, and any card named by a close match only is refused when its
    index reads another.
@@ -926,7 +924,8 @@ class Recognizer:
                             cand: Candidate) -> bool:
         """The partial judge refused this card on its separation alone (every other limit
         met, `near_separation` towards it from every look-alike), and the classifier names
-        the same card (`near_learned_prob`): two methods, each nearly sure, agreeing."""
+        the same card (`near_learned_prob`): two methods, each nearly sure, agreeing. A
+        French card needs an index corner reading it too (`near_index_confirms`)."""
         th = self.thresholds
         if self._classifier is None or not self.options.paired_near or \
                 cand.label in (BACK, OTHER) or cand.margin < th.near_separation:
