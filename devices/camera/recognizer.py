@@ -49,10 +49,10 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    camera's resolution (index_reader.py); a covered card every judge refused is named from
    a sure reading when the partial judge's best fit or the classifier's best guess is that
    card (or from a very sure one alone), first with its pose fitted to the card the index
-   reads (a hypothesis a few pixels off spoils the other judges, not the reader); a covered card named otherwise is refused when its index surely reads another,
-   one the classifier names (alone, or with the partial judge nearly naming it) needs an
-   index corner reading it, and any card named by a close match only is refused when its
-   index reads another.
+   reads (a hypothesis a few pixels off spoils the other judges, not the reader); a covered
+   card named otherwise is refused when its index surely reads another, one the classifier
+   names (alone, or with the partial judge nearly naming it) needs an index corner reading
+   it, and any card named by a close match only is refused when its index reads another.
 5. Without a calibration, one is guessed from a card named whole (self_calibration.py): the
    pose under which most of the largest few have a card's size; then the studio's kind of
    camera (a pinhole, its axis through the frame's middle, 20-35 degrees from vertical, hardly
@@ -890,16 +890,16 @@ class Recognizer:
                 if learned is None:
                     refit = self._refit_to_learned(frame, view, rect, quad, shortlist, fitted_to,
                                                    guess, hidden)
-                    read = self._read_index(frame, quad) if refit is None else None
                     if refit is None:
+                        read = self._read_index(frame, quad)
                         refit = self._refit_to_index(frame, view, rect, quad, shortlist, read,
                                                      (fitted_to, guess), hidden)
                         index_read = refit is not None
-                    if refit is None:
-                        named = self._named_by_index(quad, read, cand.label, guess)
-                        if named is None:
-                            continue
-                        refit, index_read = (named, None), True
+                        if refit is None:
+                            named = self._named_by_index(quad, read, cand.label, guess)
+                            if named is None:
+                                continue
+                            refit, index_read = (named, None), True
                     cand, cells = refit
                 else:
                     if self._index_unconfirmed(frame, quad, learned.label):
@@ -1039,10 +1039,8 @@ class Recognizer:
         usual limits: the classifier only says which card to fit. `hidden`: the cells known
         covered, as the first judgement had them (tune seeds 6400-6699 and 7400-7799: 6 cards
         more of 8,200 calibrated, none false)."""
-        if guess is None or not self.options.learned_fit:
-            return None
-        _, label, prob = guess
-        if label in (BACK, OTHER) or label == fitted_to or prob < self.thresholds.learned_fit_from:
+        label = self._learned_fit_label(fitted_to, guess)
+        if label is None:
             return None
         quad = self._fit_quad(frame, view, rect, quad, label)
         cand, cells = self._judge_partial(frame, quad, shortlist, hidden)
@@ -1053,6 +1051,17 @@ class Recognizer:
                 self._nearly_and_learned(frame, quad, cand):
             cand = replace(cand, accepted=True)
         return (cand, cells) if cand.accepted else None
+
+    def _learned_fit_label(self, fitted_to: str | None,
+                           guess: tuple[np.ndarray, str, float] | None) -> str | None:
+        """The card `_refit_to_learned` fits a refused covered card to: the classifier's
+        best guess (`learned_fit_from`), unless no card or the one fitted to already."""
+        if guess is None or not self.options.learned_fit:
+            return None
+        _, label, prob = guess
+        if label in (BACK, OTHER) or label == fitted_to or prob < self.thresholds.learned_fit_from:
+            return None
+        return label
 
     def _refit_to_index(self, frame: np.ndarray, view: TableView, rect: CardRect,
                         quad: np.ndarray, shortlist: np.ndarray | None,
@@ -1070,10 +1079,9 @@ class Recognizer:
         if self._index_reader is None or not self.options.index_fit:
             return None
         fitted_to, guess = tried
-        if read is None or read[1] < self.thresholds.index_fit_from or read[0] == fitted_to \
-                or read[0] not in self.templates.labels or (
-                    guess is not None and self.options.learned_fit and read[0] == guess[1]
-                    and guess[2] >= self.thresholds.learned_fit_from):
+        if read is None or read[1] < self.thresholds.index_fit_from \
+                or read[0] not in self.templates.labels \
+                or read[0] in (fitted_to, self._learned_fit_label(fitted_to, guess)):
             return None
         quad = self._fit_quad(frame, view, rect, quad, read[0])
         cand, cells = self._judge_partial(frame, quad, shortlist, hidden)
