@@ -5,10 +5,12 @@ and write its weights into the package (devices/camera/weights/), for numpy to r
     .venv/bin/python -m devices.camera.training.train_card_classifier --art french \
         [--scenes 1400] [--first-seed 100000] [--epochs 14] [--crops FILE.npz ...] \
         [--save-crops FILE.npz] [--cover 0.3] [--init WEIGHTS.npz --max-lr 1.5e-3] [--out W]
+        [--widths 12 24 48] [--hidden 64]
 
 (--epochs 0 with --save-crops only cuts the crops, to train later on several ranges at once;
 --cover: the share of training crops covered by part of another, as a card lying over it;
---init: a fine-tune of weights trained before, a few epochs instead of a whole run.)
+--init: a fine-tune of weights trained before, a few epochs instead of a whole run;
+--widths, --hidden: the network's size, the conv layers' channels and the dense layer's.)
 
 Crops come from tune seeds only (from --first-seed, default 100,000: apart from the seeds the
 benchmark's tune split runs, 0 and up); the last tenth of them is held back to report the
@@ -110,17 +112,19 @@ def _load_into(net, clf: CardClassifier) -> None:  # type: ignore[no-untyped-def
 
 def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
           out: Path | None = None, cover: float = 0.0, init: CardClassifier | None = None,
-          max_lr: float = 3e-3) -> tuple[CardClassifier, float]:
+          max_lr: float = 3e-3, widths: tuple[int, int, int] = WIDTHS,
+          hidden: int = HIDDEN) -> tuple[CardClassifier, float]:
     """Train on the first nine tenths, report accuracy on the rest; the weights as numpy
     (written to `out` after every epoch too, so a long run can be tried before it ends).
-    `cover`: the share of training crops covered by part of another crop (_cover_with_card)."""
+    `cover`: the share of training crops covered by part of another crop (_cover_with_card);
+    `widths`, `hidden`: the network's size (the numpy side reads it off the weights)."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(2)
     rng = np.random.default_rng(seed)
     names = sorted(set(labels) - {BACK, OTHER}) + [BACK, OTHER]
-    net = build(len(names))
+    net = build(len(names), widths, hidden)
     if init is not None:
         if list(init.labels) != names:
             raise ValueError("the weights to start from name other labels")
@@ -219,6 +223,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="weights file (default: the package's)")
     parser.add_argument("--init", type=Path, help="weights to start from (a fine-tune)")
     parser.add_argument("--max-lr", type=float, default=3e-3)
+    parser.add_argument("--widths", type=int, nargs=3, default=WIDTHS,
+                        help="channels of the three conv layers")
+    parser.add_argument("--hidden", type=int, default=HIDDEN, help="the dense layer's size")
     args = parser.parse_args()
     out = args.out or weights_path(args.art)
     if args.crops:
@@ -236,7 +243,7 @@ def main() -> None:
     print(f"{len(labels)} crops, {len(set(labels))} labels", flush=True)
     init = CardClassifier.load(args.init) if args.init is not None else None
     clf, acc = train(images, labels, args.epochs, out=out, cover=args.cover, init=init,
-                     max_lr=args.max_lr)
+                     max_lr=args.max_lr, widths=tuple(args.widths), hidden=args.hidden)
     save(clf, out)
     print(f"validation accuracy {100 * acc:.2f}%; written {out}")
 
