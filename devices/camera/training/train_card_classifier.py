@@ -5,7 +5,7 @@ and write its weights into the package (devices/camera/weights/), for numpy to r
     .venv/bin/python -m devices.camera.training.train_card_classifier --art french \
         [--scenes 1400] [--first-seed 100000] [--epochs 14] [--crops FILE.npz ...] \
         [--save-crops FILE.npz] [--cover 0.3] [--init WEIGHTS.npz --max-lr 1.5e-3] [--out W]
-        [--widths 12 24 48] [--hidden 64]
+        [--widths 12 24 48] [--hidden 64] [--threads 2]
 
 (--epochs 0 with --save-crops only cuts the crops, to train later on several ranges at once;
 --cover: the share of training crops covered by part of another, as a card lying over it;
@@ -113,15 +113,16 @@ def _load_into(net, clf: CardClassifier) -> None:  # type: ignore[no-untyped-def
 def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
           out: Path | None = None, cover: float = 0.0, init: CardClassifier | None = None,
           max_lr: float = 3e-3, widths: tuple[int, int, int] = WIDTHS,
-          hidden: int = HIDDEN) -> tuple[CardClassifier, float]:
+          hidden: int = HIDDEN, threads: int = 2) -> tuple[CardClassifier, float]:
     """Train on the first nine tenths, report accuracy on the rest; the weights as numpy
     (written to `out` after every epoch too, so a long run can be tried before it ends).
     `cover`: the share of training crops covered by part of another crop (_cover_with_card);
-    `widths`, `hidden`: the network's size (the numpy side reads it off the weights)."""
+    `widths`, `hidden`: the network's size (the numpy side reads it off the weights);
+    `threads`: torch's, 1 beside other work (two threads on a busy core ran 4x slower)."""
     import torch
 
     torch.manual_seed(seed)
-    torch.set_num_threads(2)
+    torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
     names = sorted(set(labels) - {BACK, OTHER}) + [BACK, OTHER]
     net = build(len(names), widths, hidden)
@@ -226,6 +227,7 @@ def main() -> None:
     parser.add_argument("--widths", type=int, nargs=3, default=WIDTHS,
                         help="channels of the three conv layers")
     parser.add_argument("--hidden", type=int, default=HIDDEN, help="the dense layer's size")
+    parser.add_argument("--threads", type=int, default=2, help="torch's (1 beside other work)")
     args = parser.parse_args()
     out = args.out or weights_path(args.art)
     if args.crops:
@@ -243,7 +245,8 @@ def main() -> None:
     print(f"{len(labels)} crops, {len(set(labels))} labels", flush=True)
     init = CardClassifier.load(args.init) if args.init is not None else None
     clf, acc = train(images, labels, args.epochs, out=out, cover=args.cover, init=init,
-                     max_lr=args.max_lr, widths=tuple(args.widths), hidden=args.hidden)
+                     max_lr=args.max_lr, widths=tuple(args.widths), hidden=args.hidden,
+                     threads=args.threads)
     save(clf, out)
     print(f"validation accuracy {100 * acc:.2f}%; written {out}")
 
