@@ -174,3 +174,19 @@ def test_cli_recognize_unreadable_image(tmp_path: Path) -> None:
     result = _studio("recognize", str(bad), "--deck", "french", "--json")
     assert result.returncode == 2
     assert "camera.unreadable_image" in result.stderr
+
+
+def test_under_a_guessed_pose_the_classifier_names_a_covered_card_only_as_sure_as_before() -> None:
+    """Scene 25 (napoletane), no calibration: a cascade of a 7 and a 2 under a 6 of coins.
+    Under the guessed pose an outline spanning the 2 and the 6 was named a 6 of coins by the
+    classifier at 0.929, the template judges agreeing: a false card at the calibrated bar
+    (`Thresholds.learned_min_prob`, 0.9). Refused at the guessed bar, 0.95."""
+    from devices.camera.recognizer import Thresholds
+
+    spec = random_scene(25, "napoletane")
+    frame, truth = Renderer().render(spec, 25)
+    now = score(Recognizer("napoletane").recognize(frame), truth)
+    before = score(Recognizer("napoletane", thresholds=Thresholds(
+        guessed_learned_min_prob=0.9)).recognize(frame), truth)
+    assert before.false_examples == ["6d@779,510"]
+    assert not now.false_examples and now.right == before.right == now.expected
