@@ -363,6 +363,22 @@ def test_a_covered_card_the_classifier_names_at_0_9_when_both_template_judges_ag
     assert score_wide(now, scene.truth).false == 0
 
 
+def test_a_card_named_from_a_third_of_it_is_told_from_its_look_alikes_more_clearly() -> None:
+    """Tune scene piacentine 18422: a 6 of cups between a 5 of swords and a 4 of cups, a hand
+    over its middle, shows its left column of cups (8 cells, the fewest the partial judge
+    names from); a 7 of cups fit it at separation 0.432, over the 0.42 asked of a card
+    showing more: a false card. Refused at 0.45 (`PartialLimits.few_cells_separation`), the
+    other cards named as before."""
+    scene = wide_scene(18422, "piacentine", "italian40")
+    now = score_wide(Recognizer("piacentine", "italian40").recognize(
+        scene.frame, scene.camera), scene.truth)
+    before = score_wide(Recognizer("piacentine", "italian40", thresholds=Thresholds(
+        partial=PartialLimits(few_cells_separation=0.42))).recognize(
+        scene.frame, scene.camera), scene.truth)
+    assert before.false == 1 and before.false_examples[0].startswith("7c@")
+    assert now.false == 0 and now.right == before.right == 5
+
+
 def test_the_partial_judges_card_is_refused_when_the_classifier_is_sure_of_another() -> None:
     """Tune scene piacentine 3394: a 5 of cups under a 4 of batons shows its left column, its
     middle cup half under the cover; the partial judge took it for a 4 of cups, the
