@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from devices.camera.recognizer import Recognizer
+from devices.camera.recognizer import Recognizer, Thresholds
 from devices.camera.render import Renderer
 from devices.camera.scenes import random_scene
 from devices.camera.scoring import Tally, score
@@ -181,8 +181,6 @@ def test_under_a_guessed_pose_the_classifier_names_a_covered_card_only_as_sure_a
     Under the guessed pose an outline spanning the 2 and the 6 was named a 6 of coins by the
     classifier at 0.929, the template judges agreeing: a false card at the calibrated bar
     (`Thresholds.learned_min_prob`, 0.9). Refused at the guessed bar, 0.95."""
-    from devices.camera.recognizer import Thresholds
-
     spec = random_scene(25, "napoletane")
     frame, truth = Renderer().render(spec, 25)
     now = score(Recognizer("napoletane").recognize(frame), truth)

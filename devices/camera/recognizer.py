@@ -66,7 +66,8 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    the view's outline corners; the best two are tried by the calibrated path and the one naming
    more is kept. Under a guessed pose a card named whole on its own outline is not renamed, and
    the classifier does not name a covered card where no card fits what shows (step 4: the
-   outlines are less exact under a guess, and on tune seeds it named two cards wrong there).
+   outlines are less exact under a guess, and on tune seeds it named two cards wrong there),
+   and names one the template judges agree on only at 0.95 (0.9 calibrated).
    (Switched off, `family_sweep`: with no card named, from an outline close to a card, failing
    that from any card-shaped outline, on the not-felt mask and then on that mask closed.)
 """
