@@ -353,8 +353,7 @@ def test_a_covered_card_the_classifier_names_at_0_9_when_both_template_judges_ag
     """Tune scene piacentine 18132: a fan of four, the ace of coins 72% showing; the partial
     judge fits it best (not surely), it is among the crop's best template matches, and the
     classifier names it at 0.93 (0.917 with the weights before): refused at the old bar
-    (0.95), named at 0.9
-    (`Thresholds.learned_min_prob`), the other cards as before."""
+    (0.95), named at 0.9 (`Thresholds.learned_min_prob`), the other cards as before."""
     scene = wide_scene(18132, "piacentine", "italian40")
     now = Recognizer("piacentine", "italian40").recognize(scene.frame, scene.camera)
     before = Recognizer("piacentine", "italian40", thresholds=Thresholds(
