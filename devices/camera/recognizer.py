@@ -296,7 +296,7 @@ class Options:
     # cards named already, the classifier's own included (Thresholds.learned_yield_share):
     # an outline lying across the lower halves of a 6 and an ace of coins read as a 7
     # (0.957), the 6 itself named by the classifier (uncalibrated napoletane 9316142, once
-    # held out)
+    # held out; and issue 15's scene 25, which the guessed pose's bar refused before)
     learned_yields: bool = True
     # a card named whole owns only the cells where its template matches: one named whole
     # though partly under another card (the whole judge let a subtle cover pass) would claim
