@@ -471,6 +471,20 @@ def test_a_covered_french_card_is_named_from_a_very_sure_index_alone(seed: int) 
     assert now.false == 0 and now.right == before.right + 1
 
 
+def test_a_card_named_by_its_index_alone_needs_its_other_corner_not_to_read_another() -> None:
+    """Tune scene french40 19243: an ace of spades 44% showing under a hand and a chip; its
+    top index read a 4 of spades at 0.995, past the bar for an index alone (0.99), nothing
+    else agreeing, its bottom index read an ace (0.34): a false 4. A card its index alone
+    names is refused when its other corner reads another card (`index_corners_agree`)."""
+    scene = wide_scene(19243, "french", "french40")
+    now = score_wide(Recognizer("french", "french40").recognize(scene.frame, scene.camera),
+                     scene.truth)
+    before = score_wide(Recognizer("french", "french40", options=Options(
+        index_corners_agree=False)).recognize(scene.frame, scene.camera), scene.truth)
+    assert before.false_examples[0].startswith("4s@") and before.false == 1
+    assert now.false == 0 and now.right == before.right
+
+
 @pytest.mark.parametrize("art, seed", [("piacentine", 6476), ("napoletane", 6588)])
 def test_a_localiser_peak_across_an_outline_hypothesis_proposes_its_own_card(
         art: str, seed: int) -> None:

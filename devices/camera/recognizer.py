@@ -286,6 +286,10 @@ class Options:
     # judged on what shows again: a hypothesis 4-8% of a card off (built from the corners of
     # the cards around it) spoils the partial judge and the classifier, not the index reader
     index_fit: bool = True
+    # ... a card named by its index alone (no second method agreeing) is refused when its
+    # other corner reads another card, however unsure: an ace of spades under a hand, its
+    # top index read a 4 of spades at 0.995, its bottom one an ace at 0.34 (tune 19243)
+    index_corners_agree: bool = True
     # the partial judge counts no cell lying on a card named already as showing (they were
     # matched, and the card then dropped as "what matched is a card named already")
     named_hide: bool = True
@@ -929,7 +933,7 @@ class Recognizer:
                                                      (fitted_to, guess), hidden)
                         index_read = refit is not None
                         if refit is None:
-                            named = self._named_by_index(quad, read, cand.label, guess)
+                            named = self._named_by_index(frame, quad, read, cand.label, guess)
                             if named is None:
                                 continue
                             refit, index_read = (named, None), True
@@ -1043,18 +1047,25 @@ class Recognizer:
         return read is None or read[0] != label or \
             read[1] < self.thresholds.index_confirm_prob
 
-    def _named_by_index(self, quad: np.ndarray, read: tuple[str, float] | None, judged: str,
+    def _named_by_index(self, frame: np.ndarray, quad: np.ndarray,
+                        read: tuple[str, float] | None, judged: str,
                         guess: tuple[np.ndarray, str, float] | None) -> Candidate | None:
         """A covered French card every judge refused, named from its corner index (`read`,
         `_read_index` of `quad`) when the reader is sure and a second method points at the
         same card (the partial judge's best fit, or the classifier's best guess): the whole
         card is a few pixels of index at the crop size the others see, the reader sees it at
-        the camera's."""
+        the camera's. Named by its index alone, its other corner must not read another card
+        (Options.index_corners_agree)."""
         th = self.thresholds
         if read is None or read[1] < th.index_min_prob:
             return None
-        if read[0] != judged and read[1] < th.index_alone_prob and (
-                guess is None or guess[1] != read[0] or guess[2] < th.index_agree_prob):
+        agreed = read[0] == judged or (
+            guess is not None and guess[1] == read[0] and guess[2] >= th.index_agree_prob)
+        if not agreed and read[1] < th.index_alone_prob:
+            return None
+        if not agreed and self.options.index_corners_agree and self._index_reader is not None \
+                and any(label not in (OTHER, read[0])
+                        for label, _ in self._index_reader.read(frame, quad, self._known)):
             return None
         return Candidate(quad, read[0], read[1], read[1], 0.0, True)
 
@@ -1127,7 +1138,8 @@ class Recognizer:
             return (cand, cells) if cand.label == read[0] else None
         # the part that shows fits the index's card best, not surely (a look-alike differs
         # in the pips' shape only): the index, read again on the fitted outline, decides
-        named = self._named_by_index(quad, self._read_index(frame, quad), cand.label, None) \
+        named = self._named_by_index(frame, quad, self._read_index(frame, quad), cand.label,
+                                      None) \
             if cand.label == read[0] else None
         return (named, None) if named is not None else None
 
