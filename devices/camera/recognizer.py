@@ -38,21 +38,23 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    spoils the partial judge too), when it is very sure and its card is the crop's best
    whole-card match. Not on the outline path: its outlines can be another card's. When all
    refuse it, yet the classifier takes it for some card (not surely), the card's pose is
-   fitted to that card and the partial judge asked again, with its limits (an outline read
-   off a corner is a pixel or two off). A card named partly covered owns only the cells
-   where it showed (the card lying over it is not "on a named card"); one the classifier or
-   its index names owns none (no cells are known to show); one named whole owns the cells
-   where its template matches (a subtle cover passes the whole judge). The partial judge's
-   card is refused when the classifier is sure of another; a card it refuses on its
-   separation alone (nearly sure) is named when the classifier names it too (nearly sure),
-   also once fitted to the classifier's card. French cards: the corner index is read at the
-   camera's resolution (index_reader.py); a covered card every judge refused is named from
-   a sure reading when the partial judge's best fit or the classifier's best guess is that
-   card (or from a very sure one alone), first with its pose fitted to the card the index
-   reads (a hypothesis a few pixels off spoils the other judges, not the reader); a covered
-   card named otherwise is refused when its index surely reads another, one the classifier
-   names (alone, or with the partial judge nearly naming it) needs an index corner reading
-   it, and any card named by a close match only is refused when its index reads another.
+   fitted to that card and the partial judge asked again, with its limits (an outline read off
+   a corner is a pixel or two off). A card named partly covered owns only the cells where it
+   showed (the card lying over it is not "on a named card"); one the classifier or its index
+   names owns none (no cells are known to show), yet the classifier names no card lying nearly
+   all on named cards' outlines, its own included, and one lying mostly on named cards only at
+   its old, higher bar; one named whole owns the cells where its template matches (a subtle
+   cover passes the whole judge). The partial judge's card is refused when the classifier is
+   sure of another; a card it refuses on its separation alone (nearly sure) is named when the
+   classifier names it too (nearly sure), also once fitted to the classifier's card. French
+   cards: the corner index is read at the camera's resolution (index_reader.py); a covered
+   card every judge refused is named from a sure reading when the partial judge's best fit or
+   the classifier's best guess is that card (or from a very sure one alone, its other corner
+   reading no other card), first with its pose fitted to the card the index reads (a
+   hypothesis a few pixels off spoils the other judges, not the reader); a covered card named
+   otherwise is refused when its index surely reads another, one the classifier names (alone,
+   or with the partial judge nearly naming it) needs an index corner reading it, and any card
+   named by a close match only is refused when its index reads another.
 5. Without a calibration, one is guessed from a card named whole (self_calibration.py): the
    pose under which most of the largest few have a card's size; then the studio's kind of
    camera (a pinhole, its axis through the frame's middle, 20-35 degrees from vertical, hardly
