@@ -1140,9 +1140,8 @@ class Recognizer:
             return (cand, cells) if cand.label == read[0] else None
         # the part that shows fits the index's card best, not surely (a look-alike differs
         # in the pips' shape only): the index, read again on the fitted outline, decides
-        named = self._named_by_index(frame, quad, self._read_index(frame, quad), cand.label,
-                                      None) \
-            if cand.label == read[0] else None
+        again = self._read_index(frame, quad) if cand.label == read[0] else None
+        named = self._named_by_index(frame, quad, again, cand.label, None)
         return (named, None) if named is not None else None
 
     def _cell_patch(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
