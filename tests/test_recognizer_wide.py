@@ -1,7 +1,8 @@
 """The recogniser on the wide, domain-randomised scenes (devices/camera/wide_scenes.py), tuning
-seeds only (the held-out seeds are for tests/bench/bench_wide_scenes.py's report; a few held-out
-scenes whose false cards were looked at after their reports, their ranges spent since), and the parts
-built for them: the felt learnt from the frame, partly covered cards, the guessed calibration."""
+seeds only (the held-out seeds are for tests/bench/bench_wide_scenes.py's report; a few
+held-out scenes whose false cards were looked at after their reports, their ranges spent
+since), and the parts built for them: the felt learnt from the frame, partly covered cards,
+the guessed calibration."""
 
 from __future__ import annotations
 
