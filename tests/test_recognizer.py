@@ -187,6 +187,6 @@ def test_under_a_guessed_pose_the_classifier_names_a_covered_card_only_as_sure_a
     then = Options(learned_yields=False)
     now = score(Recognizer("napoletane", options=then).recognize(frame), truth)
     before = score(Recognizer("napoletane", options=then, thresholds=Thresholds(
-        guessed_learned_min_prob=0.9)).recognize(frame), truth)
+        wary_learned_min_prob=0.9)).recognize(frame), truth)
     assert before.false_examples == ["6d@779,510"]
     assert not now.false_examples and now.right == before.right == now.expected

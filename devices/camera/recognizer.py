@@ -185,16 +185,15 @@ class Thresholds:
     # weights of the fourteenth session: +5 napoletane of 1,329, +9 piacentine of 1,215,
     # French unchanged on 18100-18299, none false)
     learned_min_prob: float = 0.9
-    # ... but under a guessed pose as before: an outline spanning a cascade's covered cards
-    # and the one on top was named that top card at 0.929 (issue 15's scene 25, napoletane)
-    guessed_learned_min_prob: float = 0.95
-    # ... and on a card lying more than this share on cards named already (less than ~42%
-    # of it can show): a 5 of swords 37% showing, 61% of its outline on a named 4, read as a
-    # 7 at 0.943 (held-out napoletane 9315577, looked at after its report); a 6 of clubs 46%
-    # showing lay 56% on the ace over it, named at 0.922 (tune piacentine 18646; at 0.55
-    # it was refused)
+    # ... but as before where its crop is less to be trusted: under a guessed pose (an
+    # outline spanning a cascade's covered cards and the one on top was named that top card
+    # at 0.929, issue 15's scene 25, napoletane), and on a card lying more than
+    # `learned_covered_share` on cards named already (less than ~42% of it can show: a 5 of
+    # swords 37% showing, 61% of its outline on a named 4, read as a 7 at 0.943, held-out
+    # napoletane 9315577, looked at after its report; a 6 of clubs 46% showing lay 56% on
+    # the ace over it, named at 0.922, tune piacentine 18646; at 0.55 it was refused)
+    wary_learned_min_prob: float = 0.95
     learned_covered_share: float = 0.58
-    covered_learned_min_prob: float = 0.95
     learned_agree: int = 3  # ... and among this many best template matches of the crop
     # where no card fits what shows (the cover spoils the partial judge too), the classifier
     # alone names it only this sure, of the crop and of the crop turned half a turn (the
@@ -903,7 +902,8 @@ class Recognizer:
             view_quad = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64),
                                                  view.to_view).reshape(-1, 2).astype(np.float32)
             on_named = _canonical_share(owned, view_quad)
-            if float(on_named.mean()) > self.thresholds.max_named_share:
+            share = float(on_named.mean())
+            if share > self.thresholds.max_named_share:
                 continue  # too little of it can show
             named_share = on_named.reshape(ROWS, CANON_H // ROWS, COLS, CANON_W // COLS).mean(
                 axis=(1, 3))
@@ -924,8 +924,8 @@ class Recognizer:
             index_read = False  # the index reader was asked about this outline already
             if not cand.accepted:
                 guess = self._guess(frame, quad) if self._classifier is not None else None
-                covered = float(on_named.mean()) > self.thresholds.learned_covered_share
-                learned = self._learned(frame, quad, shortlist, cand.label, guess, covered)
+                learned = self._learned(frame, quad, shortlist, cand.label, guess,
+                                        share > self.thresholds.learned_covered_share)
                 if learned is None:
                     refit = self._refit_to_learned(frame, view, rect, quad, shortlist, fitted_to,
                                                    guess, hidden)
@@ -1201,7 +1201,7 @@ class Recognizer:
         crop, label, prob = guess if guess is not None else self._guess(frame, quad)
         bar = th.learned_alone_prob if alone else th.learned_min_prob
         if covered:
-            bar = max(bar, th.covered_learned_min_prob)
+            bar = max(bar, th.wary_learned_min_prob)
         if label in (BACK, OTHER) or prob < bar or (
                 expected is not None and not alone and label != expected):
             return None
@@ -1296,11 +1296,11 @@ class Recognizer:
         outline read under a guessed plane it named a 4 of spades and a 9 of clubs for
         other cards (tune seeds 1043 french40, 1175 french52); and names one the template
         judges agree on only as sure as before `learned_min_prob` came down
-        (`guessed_learned_min_prob`)."""
+        (`wary_learned_min_prob`)."""
         if self._guessing is None:
             th = self.thresholds
             guessed = replace(th, learned_min_prob=max(th.learned_min_prob,
-                                                       th.guessed_learned_min_prob))
+                                                       th.wary_learned_min_prob))
             if not self.options.alone_when_guessed:
                 guessed = replace(guessed, learned_alone_prob=2.0)
             self._guessing = Recognizer(self.art, self.kind, guessed, None, self.options,
