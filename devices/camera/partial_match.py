@@ -60,6 +60,7 @@ class PartialVerdict:
     separation: float
     accepted: bool
     visible: np.ndarray | None = None  # (ROWS, COLS) cells where the winner shows
+    rival: int = -1  # the other card's template the winner is told apart from least
 
 
 def _cell_mask(cells: np.ndarray, h: int, w: int) -> np.ndarray:
@@ -205,12 +206,14 @@ def judge_partial(patch: np.ndarray, templates: np.ndarray, order: np.ndarray,
     to_rival = ((rivals[others] - p) ** 2).mean(axis=1)
     to_win = float(((t - p) ** 2).mean())
     # +0.5 at the winner, -0.5 at a rival, along the line between them
-    separation = float(((to_rival - to_win) / (2 * gaps)).min())
+    positions = (to_rival - to_win) / (2 * gaps)
+    separation = float(positions.min())
+    rival = int(np.nonzero(others)[0][int(np.argmin(positions))])
     if separation >= limits.min_separation and limits.core_check \
             and not _told_apart_inside(templates, cells, win, others, limits):
         separation = 0.0  # what tells it from a look-alike lies only along the covered edge
     least = limits.few_cells_separation if n <= limits.min_cells else limits.min_separation
-    return PartialVerdict(win, n, error, separation, separation >= least, cells)
+    return PartialVerdict(win, n, error, separation, separation >= least, cells, rival)
 
 
 def _told_apart_inside(templates: np.ndarray, cells: np.ndarray, win: int, others: np.ndarray,
