@@ -131,3 +131,32 @@ def test_clearing_the_felt_forgets_the_last_frame() -> None:
     source.clear()
     tracker.detections(cam.frame(5 * FRAME_S), recognise)
     assert recognise.calls == calls + 1
+
+
+def test_the_last_recognitions_cards_are_proposed_to_the_next_until_the_felt_is_cleared(
+        ) -> None:
+    """CameraCardSource hands the recogniser the quads it named last (Recognizer.recognize's
+    hints), each recognition its own: the real recogniser, its calls recorded."""
+    cam = SimCamera("napoletane", positions=3, seed=4)
+    cam.place_card("5c", 1)
+    source = CameraCardSource.calibrated(cam.art, cam.camera, 3, tracked=False)
+    recognize = source.recognizer.recognize
+    calls: list[tuple[list[np.ndarray], list[Detection]]] = []
+
+    def recorded(frame: np.ndarray, camera: object = None, hints: list = ()) -> list[Detection]:
+        found = recognize(frame, hints=hints)
+        calls.append((list(hints), found))
+        return found
+
+    source.recognizer.recognize = recorded  # type: ignore[method-assign]
+    for i in range(3):
+        source.feed(cam.frame(i * FRAME_S), i * FRAME_S)
+    assert calls[0][0] == [] and [d.code for d in calls[0][1]] == ["5c"]
+    for (hints, _), (_, before) in zip(calls[1:], calls, strict=False):
+        assert len(hints) == 1 and np.array_equal(hints[0], before[0].quad)
+    source.clear()
+    source.feed(cam.frame(3 * FRAME_S), 3 * FRAME_S)
+    assert calls[-1][0] == []  # a new round: nothing proposed from the last
+    source.hinted = False
+    source.feed(cam.frame(4 * FRAME_S), 4 * FRAME_S)
+    assert calls[-1][0] == []

@@ -76,7 +76,7 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -672,6 +672,18 @@ def _canonical_share(mask: np.ndarray, view_quad: np.ndarray) -> np.ndarray:
                                flags=cv2.INTER_NEAREST).astype(np.float32)
 
 
+def _hint_rect(view: TableView, quad: np.ndarray, w: float, h: float) -> CardRect:
+    """The card of the view's card size (w x h) where an image quad lies: its centre, along
+    its long side."""
+    pts = cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(-1, 1, 2),
+                                   view.to_view).reshape(-1, 2)
+    sides = (pts[1] - pts[0] + pts[2] - pts[3], pts[3] - pts[0] + pts[2] - pts[1])
+    along = _unit(max(sides, key=lambda s: float(np.hypot(*s))))
+    across = np.array([-along[1], along[0]])
+    return CardRect(pts.mean(axis=0) - (across * w + along * h) / 2, across, along,
+                    float(w), float(h))
+
+
 def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
     """Push each corner out along its diagonal: undo the opening's and the hull's shrinkage."""
     centre = quad.mean(axis=0)
@@ -752,11 +764,13 @@ class Recognizer:
 
     def calibrated_candidates(self, frame: np.ndarray, camera: CameraPose,
                               localise: bool = True,
-                              localised_whole: bool = False) -> list[Candidate]:
+                              localised_whole: bool = False,
+                              hints: Sequence[np.ndarray] = ()) -> list[Candidate]:
         """Candidates found in the rectified table view, where every card is a rectangle of
         known size: each right-angle corner of an outline proposes a card (see table_view),
         and, with `localise` and the option on, the learned localiser's peaks (judged whole
-        only with `localised_whole`: under a guessed calibration)."""
+        only with `localised_whole`: under a guessed calibration); then `hints`, image quads
+        where the last frame named cards, each proposing its card, judged whole only."""
         th = self.thresholds
         view = self.view(camera)
         top_down, mask = self._view_mask(frame, view)
@@ -785,14 +799,18 @@ class Recognizer:
         if self._localiser is not None and localise:
             found, fallback = self._localised(top_down, rects, w, h)
             rects = rects + found
+        hinted = len(rects)
+        rects = rects + [_hint_rect(view, quad, w, h) for quad in hints]
         first = len(rects)  # the fallback's second chances follow
         rects = rects + fallback
         for i, rect in enumerate(rects):
             if taken(rect):
                 continue
             second = i >= first
-            # judged on what shows too (not a localiser's proposal asked to be whole)
-            on_show = partial and not (localised_whole and i >= outlined)
+            # judged on what shows too (not a localiser's proposal asked to be whole, nor a
+            # hint: a card named in the last frame, proposed again where no other found it)
+            on_show = partial and not (localised_whole and i >= outlined) and \
+                not hinted <= i < first
             quad = order_quad(view.image_points(rect.corners()))
             quick, label, shortlist = self._quick_match(frame, quad)
             if label == BACK:
@@ -1276,17 +1294,21 @@ class Recognizer:
                     out.append(self._judge(frame, fitted, separation))
         return out
 
-    def recognize(self, frame: np.ndarray, camera: CameraPose | None = None) -> list[Detection]:
+    def recognize(self, frame: np.ndarray, camera: CameraPose | None = None,
+                  hints: Sequence[np.ndarray] = ()) -> list[Detection]:
         """The face-up cards named in this frame (nothing when unsure). With the table's
         calibration (`camera`, or the one given at construction) cards are found in the
         rectified top-down view; without it, by outline shapes in the image, and then in the
         view the cards named whole imply (self_calibration.py, camera_family.py) or, with
-        none, the studio camera's likeliest framing (module docstring, step 5)."""
+        none, the studio camera's likeliest framing (module docstring, step 5). `hints`
+        (calibrated only): the quads of the cards the last frame named, proposed again
+        (calibrated_candidates), for a card the outline and the localiser find in some
+        frames of a still table and not in others (sensor noise)."""
         camera = camera or self.camera
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("camera.bad_frame: expected a BGR image (H, W, 3)")
         if camera is not None:
-            cands = self.calibrated_candidates(frame, camera)
+            cands = self.calibrated_candidates(frame, camera, hints=hints)
         else:
             cands = self._uncalibrated(frame)
         found = [Detection(c.label, c.quad, c.score, c.margin, c.cell_error)

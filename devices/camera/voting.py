@@ -133,6 +133,11 @@ class CameraCardSource:
     recognizer: Recognizer
     voter: CardVoter = field(default_factory=CardVoter)
     tracker: StillTracker | None = None  # None: every frame recognised (tracking.py)
+    # the last recognition's cards are proposed to the next (Recognizer.recognize's hints):
+    # a card lying still is found in every frame, not only in those where its outline or
+    # the localiser shows it through the sensor's noise
+    hinted: bool = True
+    _last: list[Detection] = field(default_factory=list)
 
     @classmethod
     def for_table(cls, table: Any, kind: Any = None, **voting: Any) -> CameraCardSource:
@@ -164,14 +169,20 @@ class CameraCardSource:
         return cls(recognizer, voter, tracker)
 
     def feed(self, frame: np.ndarray, frame_time: float) -> list[CardSeen]:
-        found = (self.tracker.detections(frame, self.recognizer.recognize)
-                 if self.tracker is not None else self.recognizer.recognize(frame))
+        found = (self.tracker.detections(frame, self._recognise)
+                 if self.tracker is not None else self._recognise(frame))
         if found is None:  # a picture in motion: the voter waits for a still one
             return []
         return self.voter.update(found, frame_time)
 
+    def _recognise(self, frame: np.ndarray) -> list[Detection]:
+        hints = [d.quad for d in self._last] if self.hinted else []
+        self._last = self.recognizer.recognize(frame, hints=hints)
+        return self._last
+
     def clear(self) -> None:
         """The felt was cleared (a new round): forget every place and the last frame."""
+        self._last = []
         self.voter.clear()
         if self.tracker is not None:
             self.tracker.clear()
