@@ -66,6 +66,35 @@ def test_a_card_laid_or_a_hand_over_the_felt_is_recognised_once_the_picture_is_s
     assert recognise.calls == calls + 1
 
 
+def test_a_change_no_new_card_explains_is_looked_at_refresh_frames_more_then_skipped() -> None:
+    """A card taken away: the picture changed since the cards settled and no card is named
+    that was not there before (StillTracker.explained). Each frame is recognised, `refresh`
+    more after the cards settle again, then frames are skipped as before; a card laid (a new
+    card named) costs nothing more."""
+    cam = SimCamera("napoletane", positions=3, seed=4)
+    cam.place_card("5c", 1)
+    cam.place_card("2s", 2)
+    tracker = StillTracker(settle=2, refresh=4)
+    recognise = Counting(_source(cam))
+    for i in range(4):
+        tracker.detections(cam.frame(i * FRAME_S), recognise)
+    assert recognise.calls == 2  # settled on the two cards, then skipped
+    cam.remove_cards(2)
+    assert tracker.detections(cam.frame(4 * FRAME_S), recognise) is None  # in motion
+    calls = recognise.calls
+    names = [[d.code for d in tracker.detections(cam.frame(i * FRAME_S), recognise)]
+             for i in range(5, 13)]
+    assert all(n == ["5c"] for n in names)
+    # settled again after 2; then 4 more looked at, then skipped
+    assert recognise.calls == calls + 2 + 4
+    cam.place_card("7d", 3)
+    assert tracker.detections(cam.frame(13 * FRAME_S), recognise) is None
+    calls = recognise.calls
+    for i in range(14, 20):
+        tracker.detections(cam.frame(i * FRAME_S), recognise)
+    assert recognise.calls == calls + 2  # the 7 named: settled, skipped at once
+
+
 def test_a_picture_that_never_stops_moving_is_still_looked_at_every_wait_plus_one_frames(
 ) -> None:
     cam = SimCamera("napoletane", positions=3, seed=8)

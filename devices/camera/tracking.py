@@ -67,6 +67,13 @@ def same_cards(a: list[Detection], b: list[Detection]) -> bool:
     return True
 
 
+def _among(found: list[Detection], before: list[Detection]) -> bool:
+    """Every card found lay there before (its code within PLACE_PX of it): nothing new."""
+    return all(any(e.code == d.code and np.hypot(e.center[0] - d.center[0],
+                                                 e.center[1] - d.center[1]) <= PLACE_PX
+                   for e in before) for d in found)
+
+
 @dataclass
 class StillTracker:
     """Detections for a frame: the recogniser's, or the last ones when nothing moved."""
@@ -75,6 +82,11 @@ class StillTracker:
     refresh: int = 10  # at most this many frames in a row reuse the last detections
     threshold: float = 12.0  # grey levels a block must change by to count as movement
     wait: int = 3  # at most this many frames in a row are not looked at while the picture moves
+    # a change the cards do not explain (the picture moved since the cards last settled, and
+    # no card is named that was not there before) is looked at every frame, `refresh` frames
+    # more, before any frame is skipped: a card laid over another, hiding it, yet named in
+    # only some frames (sensor noise) would otherwise be settled without
+    explained: bool = True
     recognised: int = 0
     reused: int = 0
     waited: int = 0
@@ -84,11 +96,15 @@ class StillTracker:
     _last: list[Detection] = field(default_factory=list)
     _agreeing: int = 0
     _skipped: int = 0
+    _base: np.ndarray | None = None  # the picture the cards last settled on
+    _base_cards: list[Detection] = field(default_factory=list)
+    _looking: int = 0  # recognitions left before a frame may be skipped again
 
     def clear(self) -> None:
         """Forget the last frame (the felt was cleared: look afresh)."""
         self._then, self._last, self._agreeing, self._skipped = None, [], 0, 0
         self._prev, self._waiting = None, 0
+        self._base, self._base_cards, self._looking = None, [], 0
 
     def detections(self, frame: np.ndarray, recognise: Callable[[np.ndarray], list[Detection]]
                    ) -> list[Detection] | None:
@@ -102,7 +118,7 @@ class StillTracker:
             self.waited += 1
             return None
         self._waiting = 0
-        if (self._then is not None and self._agreeing >= self.settle
+        if (self._then is not None and self._agreeing >= self.settle and self._looking == 0
                 and self._skipped < self.refresh and not moved(now, self._then, self.threshold)):
             self._skipped += 1
             self.reused += 1
@@ -112,6 +128,13 @@ class StillTracker:
         same = self._then is not None and same_cards(found, self._last)
         self._agreeing = self._agreeing + 1 if same else 1
         self._then, self._last, self._skipped = now, found, 0
+        self._looking = max(0, self._looking - 1)
+        if self._agreeing == self.settle:  # settled (again): what changed since the last time
+            if self.explained and self._base is not None and moved(now, self._base,
+                                                                    self.threshold) \
+                    and _among(found, self._base_cards):
+                self._looking = self.refresh
+            self._base, self._base_cards = now, found
         return list(found)
 
 
