@@ -162,10 +162,14 @@ def test_cover_with_card_hides_a_band_or_a_corner_with_the_other_card() -> None:
     ("napoletane", "card_classifier_napoletane_2026-11-26.npz", None, 18_100, 4),
     # ... and Piacentine so too, against the weights of 2026-11-25 (two ranges)
     ("piacentine", "card_classifier_piacentine_2026-11-25.npz", None, 18_100, 6),
+    # 2026-11-27 (sixteenth session): French from scratch on four tune ranges (300,000-
+    # 300,999, 500,000-500,999 and 700,000-701,999 added), against the weights of
+    # 2026-11-25 (one range); the shipped weights (on these scenes: 34 -> 52 of 78)
+    ("french", "card_classifier_french_2026-11-25.npz", None, 21_600, 12),
 ])
 def test_retrained_weights_name_more_covered_cards_surely_than_before(
         art: str, then_file: str, now_file: str | None, first_seed: int, more: int) -> None:
-    """Each retraining of an Italian deck's weights against the weights before it
+    """Each retraining of a deck's weights against the weights before it
     (tests/data), on the covered cards of 100 tune scenes neither was trained on, each crop
     on its true outline jittered as a hypothesis reads it: more named right at >= 0.95,
     none wrong at >= 0.9."""
