@@ -18,6 +18,12 @@ sliding a card in, a card turning over): it is not looked at (`detections` retur
 voter is told nothing), since what it shows is about to change and is often blurred; the first
 frame alike to the one before it is recognised. At most `wait` frames in a row go unlooked-at,
 so a hand that never stops (or a camera that shakes) still gets a recognition that often.
+
+A change the cards do not explain is looked at longer: when the cards settle again after the
+picture changed and no card is named that was not there before (a card taken away, a card
+laid face down, or one laid over another, hiding it, that the recogniser names in only some
+frames through the sensor's noise), `refresh` more frames are recognised before any is
+skipped (`explained`). A card laid and named costs nothing more.
 """
 
 from __future__ import annotations
