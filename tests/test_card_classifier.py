@@ -158,14 +158,20 @@ def test_cover_with_card_hides_a_band_or_a_corner_with_the_other_card() -> None:
     ("napoletane", "card_classifier_napoletane_2026-11-25.npz",
      "card_classifier_napoletane_2026-11-26.npz", 17_100, 5),
     # 2026-11-26 (fourteenth session): the same on four ranges (600,000-601,499 added),
-    # against the thirteenth session's; the shipped weights
-    ("napoletane", "card_classifier_napoletane_2026-11-26.npz", None, 18_100, 4),
+    # against the thirteenth session's (its weights kept as ..._2026-11-26b)
+    ("napoletane", "card_classifier_napoletane_2026-11-26.npz",
+     "card_classifier_napoletane_2026-11-26b.npz", 18_100, 4),
     # ... and Piacentine so too, against the weights of 2026-11-25 (two ranges)
-    ("piacentine", "card_classifier_piacentine_2026-11-25.npz", None, 18_100, 6),
+    ("piacentine", "card_classifier_piacentine_2026-11-25.npz",
+     "card_classifier_piacentine_2026-11-26.npz", 18_100, 6),
     # 2026-11-27 (sixteenth session): French from scratch on four tune ranges (300,000-
     # 300,999, 500,000-500,999 and 700,000-701,999 added), against the weights of
     # 2026-11-25 (one range); the shipped weights (on these scenes: 34 -> 52 of 78)
     ("french", "card_classifier_french_2026-11-25.npz", None, 21_600, 12),
+    # ... and both Italian decks so, from scratch on five ranges (700,000-701,999 added),
+    # against the fourteenth session's (on these scenes: 86 -> 88 of 102, 73 -> 77 of 95)
+    ("napoletane", "card_classifier_napoletane_2026-11-26b.npz", None, 21_600, 1),
+    ("piacentine", "card_classifier_piacentine_2026-11-26.npz", None, 21_600, 2),
 ])
 def test_retrained_weights_name_more_covered_cards_surely_than_before(
         art: str, then_file: str, now_file: str | None, first_seed: int, more: int) -> None:

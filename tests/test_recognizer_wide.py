@@ -49,6 +49,12 @@ NAPOLETANE_THEN = CardClassifier.load(
     Path(__file__).parent / "data" / "card_classifier_napoletane_2026-11-25.npz")
 
 
+# the Italian weights before 2026-11-27's (the fourteenth session's, five tune ranges since),
+# which the tests made with them judge their changes with, as FRENCH_THEN below
+NAPOLETANE_BEFORE = CardClassifier.load(
+    Path(__file__).parent / "data" / "card_classifier_napoletane_2026-11-26b.npz")
+PIACENTINE_BEFORE = CardClassifier.load(
+    Path(__file__).parent / "data" / "card_classifier_piacentine_2026-11-26.npz")
 # the French weights before 2026-11-27's (four tune ranges, card_classifier.py), which the
 # French tests made before them judge their changes with: the newer weights name some of
 # their cards with or without the change
@@ -365,9 +371,11 @@ def test_a_covered_card_the_classifier_names_at_0_9_when_both_template_judges_ag
     classifier names it at 0.93 (0.917 with the weights before): refused at the old bar
     (0.95), named at 0.9 (`Thresholds.learned_min_prob`), the other cards as before."""
     scene = wide_scene(18132, "piacentine", "italian40")
-    now = Recognizer("piacentine", "italian40").recognize(scene.frame, scene.camera)
+    now = Recognizer("piacentine", "italian40", classifier=PIACENTINE_BEFORE).recognize(
+        scene.frame, scene.camera)
     before = Recognizer("piacentine", "italian40", thresholds=Thresholds(
-        learned_min_prob=0.95)).recognize(scene.frame, scene.camera)
+        learned_min_prob=0.95), classifier=PIACENTINE_BEFORE).recognize(
+        scene.frame, scene.camera)
     assert sorted(d.code for d in now) == sorted([d.code for d in before] + ["Ad"])
     assert score_wide(now, scene.truth).right == score_wide(now, scene.truth).expected == 5
     assert score_wide(now, scene.truth).false == 0
@@ -379,10 +387,11 @@ def test_a_card_lying_mostly_on_named_cards_is_named_by_the_classifier_only_at_0
     swords at 0.943, the partial judge fitting a 7 best: a false card at the 0.9 bar. Lying
     more than 58% on named cards (`Thresholds.learned_covered_share`), it must reach 0.95."""
     scene = wide_scene(9315577, "napoletane", "italian40")
-    now = score_wide(Recognizer("napoletane").recognize(scene.frame, scene.camera),
-                     scene.truth)
+    now = score_wide(Recognizer("napoletane", classifier=NAPOLETANE_BEFORE).recognize(
+        scene.frame, scene.camera), scene.truth)
     before = score_wide(Recognizer("napoletane", thresholds=Thresholds(
-        learned_covered_share=1.0)).recognize(scene.frame, scene.camera), scene.truth)
+        learned_covered_share=1.0), classifier=NAPOLETANE_BEFORE).recognize(
+        scene.frame, scene.camera), scene.truth)
     assert before.false == 1 and before.false_examples[0].startswith("7s@")
     assert now.false == 0 and now.right == before.right == now.expected == 4
 
@@ -394,11 +403,11 @@ def test_a_card_named_from_a_third_of_it_is_told_from_its_look_alikes_more_clear
     showing more: a false card. Refused at 0.45 (`PartialLimits.few_cells_separation`), the
     other cards named as before."""
     scene = wide_scene(18422, "piacentine", "italian40")
-    now = score_wide(Recognizer("piacentine", "italian40").recognize(
-        scene.frame, scene.camera), scene.truth)
+    now = score_wide(Recognizer("piacentine", "italian40", classifier=PIACENTINE_BEFORE)
+                     .recognize(scene.frame, scene.camera), scene.truth)
     before = score_wide(Recognizer("piacentine", "italian40", thresholds=Thresholds(
-        partial=PartialLimits(few_cells_separation=0.42))).recognize(
-        scene.frame, scene.camera), scene.truth)
+        partial=PartialLimits(few_cells_separation=0.42)), classifier=PIACENTINE_BEFORE)
+        .recognize(scene.frame, scene.camera), scene.truth)
     assert before.false == 1 and before.false_examples[0].startswith("7c@")
     assert now.false == 0 and now.right == before.right == 5
 
@@ -621,9 +630,10 @@ def test_a_covered_card_refitted_to_the_classifiers_card_is_judged_without_named
     refused: judged on the cells no named card covers, as its first judgement was, it is
     named; nothing false."""
     scene = wide_scene(seed, art)
-    now = score_wide(Recognizer(art, options=EARLIER, classifier=_then(art)).recognize(
+    clf = _then(art) or PIACENTINE_BEFORE
+    now = score_wide(Recognizer(art, options=EARLIER, classifier=clf).recognize(
         scene.frame, scene.camera), scene.truth)
-    before = score_wide(_RefitSeesAll(art, options=EARLIER, classifier=_then(art)).recognize(
+    before = score_wide(_RefitSeesAll(art, options=EARLIER, classifier=clf).recognize(
         scene.frame, scene.camera), scene.truth)
     assert now.false == 0 and now.right == before.right + 1
 
@@ -650,9 +660,11 @@ def test_a_card_the_classifier_alone_names_does_not_lie_on_cards_named_already()
     and the 6 by the classifier, which owns nothing: the outline lay on 48% named cells only.
     Counting the classifier's own cards' outlines too (`learned_yields`), on 98% of it."""
     scene = wide_scene(9316142, "napoletane", "italian40")
-    now = score_wide(Recognizer("napoletane").recognize(scene.frame), scene.truth)
-    before = score_wide(Recognizer("napoletane", options=Options(
-        learned_yields=False)).recognize(scene.frame), scene.truth)
+    now = score_wide(Recognizer("napoletane", classifier=NAPOLETANE_BEFORE).recognize(
+        scene.frame), scene.truth)
+    before = score_wide(Recognizer("napoletane", options=Options(learned_yields=False),
+                                   classifier=NAPOLETANE_BEFORE).recognize(scene.frame),
+                        scene.truth)
     assert before.false_examples == ["7d@640,493"] and before.right == 5
     assert now.false == 0 and now.right == before.right == now.expected
 
@@ -778,18 +790,35 @@ def test_a_card_the_last_frame_named_is_proposed_again_and_judged_whole() -> Non
     assert score_wide(hinted, scene.truth).right == score_wide(before, scene.truth).right + 1
 
 
+def test_the_partial_judges_card_is_refused_when_the_classifier_is_more_likely_another(
+        ) -> None:
+    """Tune scene piacentine 20897: a 5 of cups 47% showing, its middle cup's edge under the
+    cover, fit a 4 of cups on what shows (separation 0.445); the classifier of 2026-11-27
+    takes it for the 5 at 0.68, under the veto's old bar (0.9): a false card. Refused at
+    0.6 (`learned_veto_prob`); the scene's other cards as before."""
+    scene = wide_scene(20897, "piacentine", "italian40")
+    now = score_wide(Recognizer("piacentine").recognize(scene.frame, scene.camera),
+                     scene.truth)
+    before = score_wide(Recognizer("piacentine", thresholds=Thresholds(
+        learned_veto_prob=0.9)).recognize(scene.frame, scene.camera), scene.truth)
+    assert before.false_examples[0].startswith("4c@") and before.false == 1
+    assert now.false == 0 and now.right == before.right
+
+
 def test_a_covered_card_whose_look_alike_fits_as_well_is_refused() -> None:
     """Held-out piacentine 9,317,096 (looked at after its report, 2026-11-27: its range is
     spent): a 6 of cups 57% showing under a hand, named a 7 of cups (separation 0.366, the
     classifier agreeing at 0.76), a false card. Its outline fitted to the judge's closest
     look-alike, the 6 of cups, what shows names the 6 surely (0.44): one of two, refused
-    (`rival_refit`); the scene's other cards as before."""
+    (`rival_refit`); the scene's other cards as before. (With the weights it was made with:
+    today's do not take the 7 for sure enough to pair with the judge.)"""
     assert 9_317_096 >= HELD_OUT_SEED_BASE
     scene = wide_scene(9_317_096, "piacentine", "italian40")
-    now = score_wide(Recognizer("piacentine").recognize(scene.frame, scene.camera),
-                     scene.truth)
-    before = score_wide(Recognizer("piacentine", options=Options(
-        rival_refit=False)).recognize(scene.frame, scene.camera), scene.truth)
+    now = score_wide(Recognizer("piacentine", classifier=PIACENTINE_BEFORE).recognize(
+        scene.frame, scene.camera), scene.truth)
+    before = score_wide(Recognizer("piacentine", options=Options(rival_refit=False),
+                                   classifier=PIACENTINE_BEFORE).recognize(
+        scene.frame, scene.camera), scene.truth)
     assert before.false_examples[0].startswith("7c@") and before.false == 1
     assert now.false == 0 and now.right == before.right
 
