@@ -35,7 +35,13 @@ from devices.camera.recognizer import (
 )
 from devices.camera.self_calibration import pose_from_card
 from devices.camera.table_view import CardRect, TableView
-from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, TUNE_SEEDS, WideTruth, wide_scene
+from devices.camera.wide_scenes import (
+    HELD_OUT_SEED_BASE,
+    TUNE_SEEDS,
+    WideScene,
+    WideTruth,
+    wide_scene,
+)
 from devices.camera.wide_scoring import WideTally, score_wide
 
 # the localiser's proposals as they were before its turned and fallback cards (2026-11-26),
@@ -759,17 +765,23 @@ def test_a_card_refitted_to_the_classifiers_card_is_named_when_nearly_and_agreei
     assert score_wide(now, scene.truth).false == 0 == score_wide(before, scene.truth).false
 
 
+def _one_false_card_gone(scene: WideScene, now: Recognizer, before: Recognizer,
+                         code: str) -> None:
+    """`before` names one false card, a `code`; `now` none, and every other card as well."""
+    was = score_wide(before.recognize(scene.frame, scene.camera), scene.truth)
+    is_ = score_wide(now.recognize(scene.frame, scene.camera), scene.truth)
+    assert was.false_examples[0].startswith(f"{code}@") and was.false == 1
+    assert is_.false == 0 and is_.right == was.right
+
+
 def test_a_card_nearly_named_must_be_nearer_than_a_quarter_towards_its_look_alike() -> None:
     """Held-out piacentine 9315711 (looked at after its report): a 7 of cups 43% showing
     under two aces fit a 6 of cups at separation 0.264, the classifier agreeing (0.83): named
     as nearly sure by both at `near_separation` 0.25, a false card. Refused at 0.3."""
-    scene = wide_scene(9315711, "piacentine", "italian40")
-    now = score_wide(Recognizer("piacentine").recognize(scene.frame, scene.camera),
-                     scene.truth)
-    before = score_wide(Recognizer("piacentine", thresholds=Thresholds(
-        near_separation=0.25)).recognize(scene.frame, scene.camera), scene.truth)
-    assert before.false_examples[0].startswith("6c@") and before.false == 1
-    assert now.false == 0 and now.right == before.right
+    _one_false_card_gone(wide_scene(9315711, "piacentine", "italian40"),
+                         Recognizer("piacentine"),
+                         Recognizer("piacentine", thresholds=Thresholds(near_separation=0.25)),
+                         "6c")
 
 
 def test_a_card_the_last_frame_named_is_proposed_again_and_judged_whole() -> None:
@@ -796,13 +808,10 @@ def test_the_partial_judges_card_is_refused_when_the_classifier_is_more_likely_a
     cover, fit a 4 of cups on what shows (separation 0.445); the classifier of 2026-11-27
     takes it for the 5 at 0.68, under the veto's old bar (0.9): a false card. Refused at
     0.6 (`learned_veto_prob`); the scene's other cards as before."""
-    scene = wide_scene(20897, "piacentine", "italian40")
-    now = score_wide(Recognizer("piacentine").recognize(scene.frame, scene.camera),
-                     scene.truth)
-    before = score_wide(Recognizer("piacentine", thresholds=Thresholds(
-        learned_veto_prob=0.9)).recognize(scene.frame, scene.camera), scene.truth)
-    assert before.false_examples[0].startswith("4c@") and before.false == 1
-    assert now.false == 0 and now.right == before.right
+    _one_false_card_gone(wide_scene(20897, "piacentine", "italian40"),
+                         Recognizer("piacentine"),
+                         Recognizer("piacentine", thresholds=Thresholds(learned_veto_prob=0.9)),
+                         "4c")
 
 
 def test_a_covered_card_whose_look_alike_fits_as_well_is_refused() -> None:
@@ -813,14 +822,10 @@ def test_a_covered_card_whose_look_alike_fits_as_well_is_refused() -> None:
     (`rival_refit`); the scene's other cards as before. (With the weights it was made with:
     today's do not take the 7 for sure enough to pair with the judge.)"""
     assert 9_317_096 >= HELD_OUT_SEED_BASE
-    scene = wide_scene(9_317_096, "piacentine", "italian40")
-    now = score_wide(Recognizer("piacentine", classifier=PIACENTINE_BEFORE).recognize(
-        scene.frame, scene.camera), scene.truth)
-    before = score_wide(Recognizer("piacentine", options=Options(rival_refit=False),
-                                   classifier=PIACENTINE_BEFORE).recognize(
-        scene.frame, scene.camera), scene.truth)
-    assert before.false_examples[0].startswith("7c@") and before.false == 1
-    assert now.false == 0 and now.right == before.right
+    _one_false_card_gone(wide_scene(9_317_096, "piacentine", "italian40"),
+                         Recognizer("piacentine", classifier=PIACENTINE_BEFORE),
+                         Recognizer("piacentine", options=Options(rival_refit=False),
+                                    classifier=PIACENTINE_BEFORE), "7c")
 
 
 def test_a_covered_card_must_be_0_43_towards_its_card_from_every_look_alike() -> None:
