@@ -17,7 +17,9 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    when they agree); where no outline hypothesis has its centre near, each becomes a card
    hypothesis, after the outline's, gated, aligned and judged exactly as they are: the
    middle cards of a row, fan or cascade have no corner on the outline, and whole cards
-   close together on a non-green cloth may vanish from the mask.
+   close together on a non-green cloth may vanish from the mask. The caller may hand over
+   `hints`, the quads of the cards its last frame named (the live path does,
+   voting.CameraCardSource): each proposes its card again, judged whole only.
 
 1. Card-like regions: everything that is not green felt (G well above R and B), opened to drop
    the thin printed markings. A blob that is one card (its hull is a quad it fills) gives that

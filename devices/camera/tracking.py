@@ -74,7 +74,7 @@ def same_cards(a: list[Detection], b: list[Detection]) -> bool:
 
 
 def _among(found: list[Detection], before: list[Detection]) -> bool:
-    """Every card found lay there before (its code within PLACE_PX of it): nothing new."""
+    """Every card found lay there before (a card of its code within PLACE_PX): nothing new."""
     return all(any(e.code == d.code and np.hypot(e.center[0] - d.center[0],
                                                  e.center[1] - d.center[1]) <= PLACE_PX
                    for e in before) for d in found)
