@@ -16,6 +16,31 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-27, sixteenth session), with the last recognition's cards proposed
+to the next (CameraCardSource.hinted), a change no new card explains looked at longer
+(StillTracker.explained), the classifiers retrained and `rival_refit` (bench_wide_scenes):
+deals of seeds never run before, 9,100,414-9,100,443, 30 a deck, calibrated, this code
+(65e33bc) and the session's start (dc40a27, a worktree), two processes each (two decks each;
+this code's napoletane and piacentine beside a third process), on a machine about 2.5 times
+as fast as the fifteenth session's (every frame 16-29 ms):
+
+    .venv/bin/python -m tests.bench.bench_wide_live --deals 30 --first-seed 9100414 \
+        --modes calibrated --decks napoletane,piacentine  (and french40,french52)
+
+    cards the table was told right, tracked: this code / the start; false; ms a frame
+    tracked / tracked before (no hints, settled on any change) / every frame, this code
+    napoletane  133/133 / 133, 0    8.93 /  8.45 / 23.31  (0.38x; the start alone: 6.17)
+    piacentine  108/108 / 108, 0    6.98 /  6.47 / 18.69  (0.37x; 6.46)
+    french40    128/129 / 128, 0   11.01 / 10.35 / 29.42  (0.37x; 8.33; missed 9100421 Js,
+                                                            93% showing, named every frame)
+    french52    123/123 / 123, 0    6.83 /  6.41 / 17.98  (0.38x; 6.45)
+
+Together 492/493 (99.80%) either way, 0 false reports in 120 deals; the two live changes
+cost 6-8% of the tracked path's time (same run) and changed no card on these deals (the
+spent held-out deal 9,100,401 is what they were made for: tests/test_wide_deal.py). Under
+20 ms a frame tracked on every deck. With the tenth to fifteenth sessions' held-out deals:
+3,565/3,590 (99.30%).
+
 Held-out report (2026-11-27, fifteenth session), with five rules against false stills (the
 classifier yielding to named cards' outlines, the classifier's old bar on a card lying mostly
 on named cards, the partial judge's separation 0.43, the nearly-sure pair's 0.3, a French
