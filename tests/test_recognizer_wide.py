@@ -55,10 +55,6 @@ NAPOLETANE_THEN = CardClassifier.load(
     Path(__file__).parent / "data" / "card_classifier_napoletane_2026-11-25.npz")
 
 
-# the partial judge as it was before 2026-11-27, asking a card to differ from its look-alikes
-# away from the covered edge only when named surely: the tests of rules made before catch
-# some false cards the same way, which the check now refuses first
-CORE_THEN = PartialLimits(core_check_from=0.43)
 # the Italian weights before 2026-11-27's (the fourteenth session's, five tune ranges since),
 # which the tests made with them judge their changes with, as FRENCH_THEN below
 NAPOLETANE_BEFORE = CardClassifier.load(
@@ -783,9 +779,9 @@ def test_a_card_nearly_named_must_be_nearer_than_a_quarter_towards_its_look_alik
     under two aces fit a 6 of cups at separation 0.264, the classifier agreeing (0.83): named
     as nearly sure by both at `near_separation` 0.25, a false card. Refused at 0.3."""
     _one_false_card_gone(wide_scene(9315711, "piacentine", "italian40"),
-                         Recognizer("piacentine", thresholds=Thresholds(partial=CORE_THEN)),
-                         Recognizer("piacentine", thresholds=Thresholds(
-                             near_separation=0.25, partial=CORE_THEN)), "6c")
+                         Recognizer("piacentine"),
+                         Recognizer("piacentine", thresholds=Thresholds(near_separation=0.25)),
+                         "6c")
 
 
 def test_a_card_the_last_frame_named_is_proposed_again_and_judged_whole() -> None:
@@ -818,24 +814,6 @@ def test_the_partial_judges_card_is_refused_when_the_classifier_is_more_likely_a
                          "4c")
 
 
-def test_a_card_nearly_named_must_differ_from_its_look_alike_away_from_the_cover() -> None:
-    """Held-out piacentine 9,319,417 (looked at after its report, 2026-11-27: spent): a 7 of
-    cups 43% showing, its left column beside a jack lying over it, nearly named a 6 of cups
-    (separation 0.369, the classifier agreeing at 0.89): a false card. The cells beside the
-    cover showed the jack's white border, where a 6 is empty and a 7 has its middle cup; the
-    check that a card differs from its look-alikes away from the covered edge too
-    (`PartialLimits.core_check`) was asked only of a card named surely (0.43), not of one
-    nearly named. Asked of every card (`core_check_from` 0): refused."""
-    assert 9_319_417 >= HELD_OUT_SEED_BASE
-    scene = wide_scene(9_319_417, "piacentine", "italian40")
-    now = score_wide(Recognizer("piacentine").recognize(scene.frame, scene.camera),
-                     scene.truth)
-    before = score_wide(Recognizer("piacentine", thresholds=Thresholds(partial=PartialLimits(
-        core_check_from=0.43))).recognize(scene.frame, scene.camera), scene.truth)
-    assert before.false_examples[0].startswith("6c@") and before.false == 1
-    assert now.false == 0 and now.right >= before.right
-
-
 def test_a_covered_card_whose_look_alike_fits_as_well_is_refused() -> None:
     """Held-out piacentine 9,317,096 (looked at after its report, 2026-11-27: its range is
     spent): a 6 of cups 57% showing under a hand, named a 7 of cups (separation 0.366, the
@@ -844,11 +822,9 @@ def test_a_covered_card_whose_look_alike_fits_as_well_is_refused() -> None:
     (`rival_refit`); the scene's other cards as before. (With the weights it was made with:
     today's do not take the 7 for sure enough to pair with the judge.)"""
     assert 9_317_096 >= HELD_OUT_SEED_BASE
-    then = Thresholds(partial=CORE_THEN)
     _one_false_card_gone(wide_scene(9_317_096, "piacentine", "italian40"),
-                         Recognizer("piacentine", thresholds=then, classifier=PIACENTINE_BEFORE),
-                         Recognizer("piacentine", thresholds=then,
-                                    options=Options(rival_refit=False),
+                         Recognizer("piacentine", classifier=PIACENTINE_BEFORE),
+                         Recognizer("piacentine", options=Options(rival_refit=False),
                                     classifier=PIACENTINE_BEFORE), "7c")
 
 
@@ -875,9 +851,8 @@ def test_a_french_card_nearly_named_needs_its_index_in_view() -> None:
     1,400 tune scenes of each French deck, 17,400-18,099, no card changed either way)."""
     assert 9_309_392 >= HELD_OUT_SEED_BASE  # a spent held-out scene
     scene = wide_scene(9_309_392, "french", "french52")
-    then = Thresholds(partial=CORE_THEN)
-    now = score_wide(Recognizer("french", "french52", then).recognize(
-        scene.frame, scene.camera), scene.truth)
-    before = score_wide(Recognizer("french", "french52", then, options=Options(
+    now = score_wide(Recognizer("french", "french52").recognize(scene.frame, scene.camera),
+                     scene.truth)
+    before = score_wide(Recognizer("french", "french52", options=Options(
         near_index_confirms=False)).recognize(scene.frame, scene.camera), scene.truth)
     assert before.false == 1 and now.false == 0 and now.right == before.right

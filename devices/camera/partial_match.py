@@ -50,12 +50,6 @@ class PartialLimits:
     candidates: int = 4  # templates (best whole-card scores first) tried as the winner
     iterations: int = 3
     core_check: bool = True  # look-alikes must differ away from the covered edge too
-    # ... asked of every card the judge ranks first, not only of one at `min_separation`: a
-    # card nearly named (paired with the classifier) beside the cover read the covering
-    # card's white border as its own empty middle (held-out piacentine 9,319,417, looked at
-    # after its report: a 7 of cups named a 6). At 0 instead of 0.43, tune 21,700-21,999,
-    # four decks: 3 cards fewer of 3,373, no false card either way
-    core_check_from: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -215,7 +209,7 @@ def judge_partial(patch: np.ndarray, templates: np.ndarray, order: np.ndarray,
     positions = (to_rival - to_win) / (2 * gaps)
     separation = float(positions.min())
     rival = int(np.nonzero(others)[0][int(np.argmin(positions))])
-    if separation >= limits.core_check_from and limits.core_check \
+    if separation >= limits.min_separation and limits.core_check \
             and not _told_apart_inside(templates, cells, win, others, limits):
         separation = 0.0  # what tells it from a look-alike lies only along the covered edge
     least = limits.few_cells_separation if n <= limits.min_cells else limits.min_separation
