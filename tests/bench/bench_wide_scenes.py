@@ -38,6 +38,11 @@ either way (the three 6 of cups and the 8 of clubs: there before this session's 
 Uncalibrated, seeds 9,321,150-9,321,249 (never run before, 100 a deck, `--modes
 uncalibrated`): 990 against 989 of 1,115 (napoletane 239 / 241, piacentine 225 / 225,
 french40 251 / 250, french52 275 / 273), 0 false either way.
+Then a rule tried after this report (the core check asked of every card, 729943d, reverted)
+against this code on seeds 9,321,250-9,321,749 (never run before, 500 a deck, calibrated):
+this code napoletane 1,305/1,363 (1 false: 9321405 2d), piacentine 1,329/1,417, french40
+1,391/1,443, french52 1,349/1,397: 5,374/5,620 (95.62%), 1 false; the rule 5,367, the same
+false card, so it was reverted (these figures chose between the two: not clean held-out).
 
 Held-out report, 2026-11-27 (fifteenth session), with five rules against the false cards of
 the report below (`Options.learned_yields`, `Thresholds.learned_covered_share`, the partial
