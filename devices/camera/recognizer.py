@@ -678,15 +678,15 @@ def _canonical_share(mask: np.ndarray, view_quad: np.ndarray) -> np.ndarray:
 
 
 def _hint_rect(view: TableView, quad: np.ndarray, w: float, h: float) -> CardRect:
-    """The card of the view's card size (w x h) where an image quad lies: its centre, along
-    its long side."""
+    """The card of the view's card size (w x h) where an image quad lies: centred on it,
+    along its long side (as a localiser peak proposes one)."""
     pts = cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(-1, 1, 2),
                                    view.to_view).reshape(-1, 2)
     sides = (pts[1] - pts[0] + pts[2] - pts[3], pts[3] - pts[0] + pts[2] - pts[1])
-    along = _unit(max(sides, key=lambda s: float(np.hypot(*s))))
-    across = np.array([-along[1], along[0]])
-    return CardRect(pts.mean(axis=0) - (across * w + along * h) / 2, across, along,
-                    float(w), float(h))
+    along = max(sides, key=lambda s: float(np.hypot(*s)))
+    centre = pts.mean(axis=0)
+    return Peak(float(centre[0]), float(centre[1]), float(np.arctan2(along[1], along[0])),
+                1.0).rect(w, h)
 
 
 def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:

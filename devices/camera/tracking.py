@@ -58,15 +58,19 @@ def moved(now: np.ndarray, then: np.ndarray, threshold: float) -> bool:
     return bool(np.abs(now - then * gain).max() >= threshold)
 
 
+def _same_place(d: Detection, e: Detection) -> bool:
+    """The same card at the same place: one code, centres within PLACE_PX."""
+    return e.code == d.code and float(np.hypot(e.center[0] - d.center[0],
+                                               e.center[1] - d.center[1])) <= PLACE_PX
+
+
 def same_cards(a: list[Detection], b: list[Detection]) -> bool:
     """The same cards at the same places (each centre within PLACE_PX of its partner's)."""
     if sorted(d.code for d in a) != sorted(d.code for d in b):
         return False
     left = list(b)
     for d in a:
-        partner = next((e for e in left if e.code == d.code
-                        and np.hypot(e.center[0] - d.center[0],
-                                     e.center[1] - d.center[1]) <= PLACE_PX), None)
+        partner = next((e for e in left if _same_place(d, e)), None)
         if partner is None:
             return False
         left.remove(partner)
@@ -74,10 +78,8 @@ def same_cards(a: list[Detection], b: list[Detection]) -> bool:
 
 
 def _among(found: list[Detection], before: list[Detection]) -> bool:
-    """Every card found lay there before (a card of its code within PLACE_PX): nothing new."""
-    return all(any(e.code == d.code and np.hypot(e.center[0] - d.center[0],
-                                                 e.center[1] - d.center[1]) <= PLACE_PX
-                   for e in before) for d in found)
+    """Every card found lay there before: nothing new."""
+    return all(any(_same_place(d, e) for e in before) for d in found)
 
 
 @dataclass
