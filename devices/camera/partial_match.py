@@ -192,10 +192,7 @@ def judge_partial(patch: np.ndarray, templates: np.ndarray, order: np.ndarray,
     mask = _cell_mask(cells, h, w)
     p = _normalised(patch, mask).reshape(-1)
     # every template of the deck on the visible cells, each channel normalised there
-    rivals = templates[:, mask]  # (N, n, 3)
-    rivals = (rivals - rivals.mean(axis=1, keepdims=True)) / np.maximum(
-        rivals.std(axis=1, keepdims=True), 0.05)
-    rivals = rivals.reshape(len(templates), -1)
+    rivals = _templates_on(templates, mask)
     t = rivals[win]
     others = ids != ids[win]
     gaps = ((rivals[others] - t) ** 2).mean(axis=1)
@@ -233,10 +230,29 @@ def _told_apart_inside(templates: np.ndarray, cells: np.ndarray, win: int, other
     if core.sum() < 2:
         return False
     h, w = templates.shape[1:3]
-    mask = _cell_mask(core, h, w)
+    rivals = _templates_on(templates, _cell_mask(core, h, w))
+    gaps = ((rivals[others] - rivals[win]) ** 2).mean(axis=1)
+    return bool(gaps.min() >= limits.min_difference)
+
+
+def _templates_on(templates: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Every template's pixels under the mask, each channel normalised there, flattened
+    (N, n * 3): what the judge compares a patch with."""
     rivals = templates[:, mask]
     rivals = (rivals - rivals.mean(axis=1, keepdims=True)) / np.maximum(
         rivals.std(axis=1, keepdims=True), 0.05)
-    rivals = rivals.reshape(len(templates), -1)
+    return rivals.reshape(len(templates), -1)
+
+
+def closest_lookalike(templates: np.ndarray, ids: np.ndarray, win: int,
+                      cells: np.ndarray) -> tuple[int, float]:
+    """The other card's template most like template `win` on `cells` (ROWS, COLS), and how
+    far (mean squared difference, channels normalised there; 2 is no likeness): a card whose
+    look-alike differs little where it shows may be that look-alike with the difference
+    under the cover (a Piacentine 7 of cups, its middle cup covered, is a 6)."""
+    h, w = templates.shape[1:3]
+    rivals = _templates_on(templates, _cell_mask(cells, h, w))
+    others = np.nonzero(ids != ids[win])[0]
     gaps = ((rivals[others] - rivals[win]) ** 2).mean(axis=1)
-    return bool(gaps.min() >= limits.min_difference)
+    best = int(np.argmin(gaps))
+    return int(others[best]), float(gaps[best])

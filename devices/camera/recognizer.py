@@ -106,6 +106,7 @@ from devices.camera.partial_match import (
     ROWS,
     CellSums,
     PartialLimits,
+    closest_lookalike,
     judge_partial,
     visible_cells,
 )
@@ -215,6 +216,14 @@ class Thresholds:
     # looked at after its report; tune 18550-19149, four decks: no card more or fewer)
     near_separation: float = 0.3
     near_learned_prob: float = 0.7
+    # ... this sure when a look-alike differs from it this little where it shows
+    # (Options.near_lookalike): a Piacentine 7 of cups showing its left column, the middle
+    # cup under the next card, is a 6 of cups there (gap 0.29-0.46; the classifier named
+    # the 6 at 0.82-0.95 in spent held-out 9317068, 9317808, 9319286, 9319343, 9319417 and
+    # tune 22011; tune 22000-22599, two Italian decks: 11 right cards of 176 so named fall
+    # too, most of them a 6 showing the column a 7 shares)
+    near_lookalike_gap: float = 0.5
+    near_lookalike_prob: float = 0.96
     # a covered card all judges refuse is fitted to the classifier's card when it is this sure
     learned_fit_from: float = 0.5
     # a card the partial judge names is refused when the classifier is this sure it is
@@ -325,6 +334,9 @@ class Options:
     # ... a French card so named needs an index corner reading it, as one the classifier
     # names does (`index_confirms_learned`)
     near_index_confirms: bool = True
+    # ... and one whose look-alike differs little where it shows, the classifier surer
+    # (Thresholds.near_lookalike_gap)
+    near_lookalike: bool = True
     # a covered card named from the part that shows (the classifier agreeing or not) is
     # refused when its closest look-alike (the partial judge's rival) is named as surely once
     # the outline is fitted to it: a few pixels of outline then decide between two cards
@@ -415,6 +427,7 @@ class Candidate:
     cell_error: float
     accepted: bool
     rival: str | None = None  # the partial judge's closest look-alike of `label`, if any
+    template: int = -1  # the partial judge's winning template (the card's way up), if any
 
 
 _SEARCH_CORNERS = np.array(
@@ -948,7 +961,8 @@ class Recognizer:
                 fitted_to = cand.label
                 quad = self._fit_quad(frame, view, rect, quad, cand.label)
                 cand, cells = self._judge_partial(frame, quad, shortlist, hidden)
-            if not cand.accepted and not second and self._nearly_and_learned(frame, quad, cand):
+            if not cand.accepted and not second and \
+                    self._nearly_and_learned(frame, quad, cand, cells):
                 cand = replace(cand, accepted=True)
             if cand.accepted and self._vetoed(frame, quad, cand.label, second):
                 continue
@@ -957,6 +971,9 @@ class Recognizer:
                 guess = self._guess(frame, quad) if self._classifier is not None else None
                 learned = self._learned(frame, quad, shortlist, cand.label, guess,
                                         share > self.thresholds.learned_covered_share)
+                if learned is not None and learned.label == cand.label and \
+                        self._lookalike_unsure(cand, cells, learned.margin):
+                    learned = None
                 if learned is None:
                     refit = self._refit_to_learned(frame, view, rect, quad, shortlist, fitted_to,
                                                    guess, hidden)
@@ -1010,20 +1027,50 @@ class Recognizer:
         quad = self._fit_quad(frame, view, rect, cand.quad, cand.rival)
         again, _ = self._judge_partial(frame, quad, None, hidden)
         return again.accepted and again.label == cand.rival
+        tried = [cand.rival]
+        if self.options.lookalike_refit and cand.template >= 0 and cand.shown is not None:
+            near = closest_lookalike(self.templates.images, self._label_ids, cand.template,
+                                     cand.shown)[0]
+            tried.append(self.templates.labels[near])
+        for rival in dict.fromkeys(tried):
+            if rival is None or rival in (BACK, OTHER, cand.label):
+                continue
+            quad = self._fit_quad(frame, view, rect, cand.quad, rival)
+            again, _ = self._judge_partial(frame, quad, None, hidden)
+            if again.accepted and again.label == rival:
+                return True
+        return False
 
-    def _nearly_and_learned(self, frame: np.ndarray, quad: np.ndarray,
-                            cand: Candidate) -> bool:
+    def _nearly_and_learned(self, frame: np.ndarray, quad: np.ndarray, cand: Candidate,
+                            cells: np.ndarray | None) -> bool:
         """The partial judge refused this card on its separation alone (every other limit
         met, `near_separation` towards it from every look-alike), and the classifier names
         the same card (`near_learned_prob`): two methods, each nearly sure, agreeing. A
-        French card needs an index corner reading it too (`near_index_confirms`)."""
+        French card needs an index corner reading it too (`near_index_confirms`); one with a
+        look-alike that differs little on the cells that show (`cells`), the classifier
+        surer (`near_lookalike`)."""
         th = self.thresholds
         if self._classifier is None or not self.options.paired_near or \
                 cand.label in (BACK, OTHER) or cand.margin < th.near_separation:
             return False
         _, label, prob = self._guess(frame, quad)
-        return label == cand.label and prob >= th.near_learned_prob and (
-            not self.options.near_index_confirms or not self._index_unconfirmed(frame, quad, label))
+        if label != cand.label or prob < th.near_learned_prob:
+            return False
+        if self._lookalike_unsure(cand, cells, prob):
+            return False
+        return not self.options.near_index_confirms or \
+            not self._index_unconfirmed(frame, quad, label)
+
+    def _lookalike_unsure(self, cand: Candidate, cells: np.ndarray | None, prob: float) -> bool:
+        """Another card's template differs from the partial judge's card little on the cells
+        that show (`near_lookalike_gap`), and the classifier, naming the same card, is not
+        sure enough to tell the two apart (`near_lookalike_prob`): the difference may lie
+        under the cover (Options.near_lookalike)."""
+        th = self.thresholds
+        return self.options.near_lookalike and prob < th.near_lookalike_prob and \
+            cells is not None and cand.template >= 0 and closest_lookalike(
+                self.templates.images, self._label_ids, cand.template, cells)[1] \
+            < th.near_lookalike_gap
 
     def _shown_cells(self, frame: np.ndarray, cand: Candidate) -> np.ndarray | None:
         """The cells (ROWS x COLS) of a card named whole where its template matches (its
@@ -1146,7 +1193,7 @@ class Recognizer:
         # 42 more right cards on tune seeds, but two wrong ones (a 9 of clubs for a 10); or
         # nearly, the classifier agreeing on the fitted outline (Options.paired_near_refit)
         if not cand.accepted and self.options.paired_near_refit and \
-                self._nearly_and_learned(frame, quad, cand):
+                self._nearly_and_learned(frame, quad, cand, cells):
             cand = replace(cand, accepted=True)
         return (cand, cells) if cand.accepted else None
 
@@ -1221,7 +1268,7 @@ class Recognizer:
         rival = self.templates.labels[verdict.rival] if verdict.rival >= 0 else None
         return Candidate(quad, label, 1.0 - verdict.error / 2, verdict.separation,
                          verdict.error, verdict.accepted and label != BACK,
-                         rival), verdict.visible
+                         rival, verdict.index), verdict.visible
 
     def _guess(self, frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, str, float]:
         """The quad's canonical crop, and the classifier's best label for it and its
