@@ -46,6 +46,12 @@ def test_forward_pass_gives_a_distribution_and_weights_round_trip(tmp_path) -> N
     assert np.allclose(again.logits(crop), clf.logits(crop), atol=0.02)  # float16 weights
     label, prob = clf.best(crop, frozenset({BACK, OTHER}))  # a deck without the 1c
     assert label in (BACK, OTHER) and prob >= 0.5
+    ranked = clf.ranked(crop, count=3)
+    assert [lab for lab, _ in ranked] == [clf.labels[i] for i in np.argsort(-p)]
+    assert [q for _, q in ranked] == pytest.approx(sorted(p, reverse=True))
+    first, second = clf.ranked(crop, frozenset({BACK, OTHER}))
+    assert first == (label, prob) and {first[0], second[0]} == {BACK, OTHER}
+    assert first[1] + second[1] == pytest.approx(1.0, abs=1e-5)
 
 
 @pytest.mark.parametrize("art, kind", ARTS)

@@ -19,6 +19,7 @@ from devices.camera.layout import CameraPose
 from devices.camera.partial_match import (
     COLS,
     ROWS,
+    Lookalikes,
     PartialLimits,
     closest_lookalike,
     covered_from_outside,
@@ -328,11 +329,12 @@ def test_a_card_named_on_its_outline_is_not_renamed_under_a_guessed_pose() -> No
     """Tune seed 81 (piacentine): the 4 of coins, named whole on its outline, matched the
     5 of coins better under the guessed calibration; the outline's name stands. (The
     classifier's veto refuses that rename too: it is off in the counterfactual; so are the
-    localiser's proposals under the guess, which came later and name the card otherwise.)"""
+    localiser's proposals under the guess, which came later and name the card otherwise;
+    and the look-alike rules.)"""
     scene = wide_scene(81, "piacentine")
-    kept = score_wide(Recognizer("piacentine", options=Options(
+    kept = score_wide(Recognizer("piacentine", options=_without_lookalikes(
         learned_veto=False, localise_when_guessed=False)).recognize(scene.frame), scene.truth)
-    renamed = score_wide(Recognizer("piacentine", options=Options(
+    renamed = score_wide(Recognizer("piacentine", options=_without_lookalikes(
         outline_agrees=False, learned_veto=False, localise_when_guessed=False))
         .recognize(scene.frame), scene.truth)
     assert (kept.right, kept.false) == (1, 0)
@@ -408,13 +410,14 @@ def test_a_card_named_from_a_third_of_it_is_told_from_its_look_alikes_more_clear
     over its middle, shows its left column of cups (8 cells, the fewest the partial judge
     names from); a 7 of cups fit it at separation 0.432, over the 0.42 asked of a card
     showing more: a false card. Refused at 0.45 (`PartialLimits.few_cells_separation`), the
-    other cards named as before."""
+    other cards named as before. (Without the look-alike rules, which refuse it too.)"""
     scene = wide_scene(18422, "piacentine", "italian40")
-    now = score_wide(Recognizer("piacentine", "italian40", classifier=PIACENTINE_BEFORE)
+    now = score_wide(Recognizer("piacentine", "italian40", classifier=PIACENTINE_BEFORE,
+                                options=_without_lookalikes())
                      .recognize(scene.frame, scene.camera), scene.truth)
     before = score_wide(Recognizer("piacentine", "italian40", thresholds=Thresholds(
-        partial=PartialLimits(few_cells_separation=0.42)), classifier=PIACENTINE_BEFORE)
-        .recognize(scene.frame, scene.camera), scene.truth)
+        partial=PartialLimits(few_cells_separation=0.42)), classifier=PIACENTINE_BEFORE,
+        options=_without_lookalikes()).recognize(scene.frame, scene.camera), scene.truth)
     assert before.false == 1 and before.false_examples[0].startswith("7c@")
     assert now.false == 0 and now.right == before.right == 5
 
@@ -425,9 +428,10 @@ def test_the_partial_judges_card_is_refused_when_the_classifier_is_sure_of_anoth
     classifier is sure of the 5 (0.98). Refused now; the other cards named as before.
     (Without `named_hide`: with it, the cells under the 4 of batons are not matched and the
     partial judge names the 5 of cups right, veto or not. And without `paired_near_refit`,
-    which names it once fitted to the classifier's card.)"""
+    which names it once fitted to the classifier's card; and without the look-alike rules,
+    which refuse it too.)"""
     scene = wide_scene(3394, "piacentine", "italian40")
-    then = Options(paired_near_refit=False)
+    then = _without_lookalikes(paired_near_refit=False)
     now = score_wide(Recognizer("piacentine", "italian40", options=replace(
         then, named_hide=False)).recognize(scene.frame, scene.camera), scene.truth)
     before = score_wide(Recognizer("piacentine", "italian40", options=replace(
@@ -775,14 +779,21 @@ def _one_false_card_gone(scene: WideScene, now: Recognizer, before: Recognizer,
     assert is_.false == 0 and is_.right == was.right
 
 
+def _without_lookalikes(**options: bool) -> Options:
+    """Options with the four look-alike rules off (each refuses several of the false cards
+    below), `options` on top: a test of one rule, or of a rule made before them."""
+    return Options(**{"near_lookalike": False, "lookalike_refit": False,
+                      "judged_lookalike": False, "learned_rival_refit": False, **options})
+
+
 def test_a_card_nearly_named_must_be_nearer_than_a_quarter_towards_its_look_alike() -> None:
     """Held-out piacentine 9315711 (looked at after its report): a 7 of cups 43% showing
     under two aces fit a 6 of cups at separation 0.264, the classifier agreeing (0.83): named
     as nearly sure by both at `near_separation` 0.25, a false card. Refused at 0.3. (Without
     `near_lookalike`, which refuses it too.)"""
     _one_false_card_gone(wide_scene(9315711, "piacentine", "italian40"),
-                         Recognizer("piacentine", options=Options(near_lookalike=False)),
-                         Recognizer("piacentine", options=Options(near_lookalike=False),
+                         Recognizer("piacentine", options=_without_lookalikes()),
+                         Recognizer("piacentine", options=_without_lookalikes(),
                                     thresholds=Thresholds(near_separation=0.25)),
                          "6c")
 
@@ -810,10 +821,12 @@ def test_the_partial_judges_card_is_refused_when_the_classifier_is_more_likely_a
     """Tune scene piacentine 20897: a 5 of cups 47% showing, its middle cup's edge under the
     cover, fit a 4 of cups on what shows (separation 0.445); the classifier of 2026-11-27
     takes it for the 5 at 0.68, under the veto's old bar (0.9): a false card. Refused at
-    0.6 (`learned_veto_prob`); the scene's other cards as before."""
+    0.6 (`learned_veto_prob`); the scene's other cards as before. (Without the look-alike
+    rules, which refuse it too.)"""
     _one_false_card_gone(wide_scene(20897, "piacentine", "italian40"),
-                         Recognizer("piacentine"),
-                         Recognizer("piacentine", thresholds=Thresholds(learned_veto_prob=0.9)),
+                         Recognizer("piacentine", options=_without_lookalikes()),
+                         Recognizer("piacentine", options=_without_lookalikes(),
+                                    thresholds=Thresholds(learned_veto_prob=0.9)),
                          "4c")
 
 
@@ -827,10 +840,10 @@ def test_a_covered_card_whose_look_alike_fits_as_well_is_refused() -> None:
     `near_lookalike`, which refuses it too.)"""
     assert 9_317_096 >= HELD_OUT_SEED_BASE
     _one_false_card_gone(wide_scene(9_317_096, "piacentine", "italian40"),
-                         Recognizer("piacentine", options=Options(near_lookalike=False),
+                         Recognizer("piacentine", options=_without_lookalikes(),
                                     classifier=PIACENTINE_BEFORE),
-                         Recognizer("piacentine", options=Options(rival_refit=False,
-                                                                  near_lookalike=False),
+                         Recognizer("piacentine", options=_without_lookalikes(
+                                    rival_refit=False),
                                     classifier=PIACENTINE_BEFORE), "7c")
 
 
@@ -851,6 +864,23 @@ def test_the_closest_look_alike_is_measured_on_the_cells_that_show() -> None:
                for i in range(len(nap.templates.labels))) >= Thresholds().near_lookalike_gap
 
 
+def test_look_alikes_from_cell_sums_are_the_same_as_from_pixels() -> None:
+    """`Lookalikes` (per-cell sums, made once per card) answers as `closest_lookalike` does
+    from the pixels, on random cells of random cards of two decks."""
+    rng = np.random.default_rng(16)
+    for rec in (Recognizer("piacentine"), Recognizer("french", "french52")):
+        images, ids = rec.templates.images, rec._label_ids
+        sums = Lookalikes(images, ids)
+        for _ in range(60):
+            win = int(rng.integers(len(images)))
+            cells = rng.random((ROWS, COLS)) < rng.uniform(0.3, 1.0)
+            cells[0, 0] = cells[-1, -1] = True
+            card, gap = closest_lookalike(images, ids, win, cells)
+            again = sums.closest(win, cells)
+            assert again[1] == pytest.approx(gap, abs=1e-4)
+            assert ids[again[0]] == ids[card] or again[1] == pytest.approx(gap, abs=1e-4)
+
+
 def test_a_card_with_a_near_look_alike_needs_the_classifier_surer() -> None:
     """Held-out piacentine 9,319,343 (looked at after its report, 2026-11-27: spent): a 7 of
     cups 46% showing its left column, the middle cup under a 2 of clubs, fit a 6 of cups
@@ -860,8 +890,9 @@ def test_a_card_with_a_near_look_alike_needs_the_classifier_surer() -> None:
     cards as before."""
     assert 9_319_343 >= HELD_OUT_SEED_BASE
     _one_false_card_gone(wide_scene(9_319_343, "piacentine", "italian40"),
-                         Recognizer("piacentine"),
-                         Recognizer("piacentine", options=Options(near_lookalike=False)), "6c")
+                         Recognizer("piacentine",
+                                    options=_without_lookalikes(near_lookalike=True)),
+                         Recognizer("piacentine", options=_without_lookalikes()), "6c")
 
 
 def test_the_classifier_agreeing_with_the_judge_needs_to_be_surer_near_a_look_alike() -> None:
@@ -870,8 +901,46 @@ def test_the_classifier_agreeing_with_the_judge_needs_to_be_surer_near_a_look_al
     over `learned_min_prob`) named it: the same bar (`near_lookalike_prob`) holds there."""
     assert 9_319_286 >= HELD_OUT_SEED_BASE
     _one_false_card_gone(wide_scene(9_319_286, "piacentine", "italian40"),
-                         Recognizer("piacentine"),
-                         Recognizer("piacentine", options=Options(near_lookalike=False)), "6c")
+                         Recognizer("piacentine",
+                                    options=_without_lookalikes(near_lookalike=True)),
+                         Recognizer("piacentine", options=_without_lookalikes()), "6c")
+
+
+def test_a_covered_card_is_refused_when_its_closest_template_fits_as_well() -> None:
+    """Held-out piacentine 9,319,897 (looked at after its report, 2026-11-27: spent): a 4 of
+    cups 66% showing, a hand over its middle (where a 4 and a 5 of cups differ), named a 5
+    by the partial judge (0.462). The judge's rival (nearest in the image) was a 7 of coins,
+    so the rival refit tried that; the 4, the template nearest the 5 where it shows
+    (`closest_lookalike`), named as surely on an outline fitted to it: refused
+    (`lookalike_refit`)."""
+    assert 9_319_897 >= HELD_OUT_SEED_BASE
+    _one_false_card_gone(wide_scene(9_319_897, "piacentine", "italian40"),
+                         Recognizer("piacentine",
+                                    options=_without_lookalikes(lookalike_refit=True)),
+                         Recognizer("piacentine", options=_without_lookalikes()), "5c")
+
+
+def test_a_covered_card_is_refused_when_the_classifiers_second_guess_fits_as_well() -> None:
+    """Held-out napoletane 9,320,164 (looked at after its report, 2026-11-27: spent): a 4 of
+    cups 51% showing, named a 3 of cups by the nearly-sure pair (judge 0.388, classifier
+    0.78; its second guess the 4, at 0.17). On an outline fitted to the 4, what shows names
+    the 4 as surely: refused (`learned_rival_refit`); the scene's other cards as before."""
+    assert 9_320_164 >= HELD_OUT_SEED_BASE
+    _one_false_card_gone(wide_scene(9_320_164, "napoletane"),
+                         Recognizer("napoletane",
+                                    options=_without_lookalikes(learned_rival_refit=True)),
+                         Recognizer("napoletane", options=_without_lookalikes()), "3c")
+
+
+def test_a_card_the_judge_names_with_a_near_look_alike_needs_the_classifier_sure() -> None:
+    """Tune piacentine 23098: a 7 of cups 53% showing its left column, named a 6 by the
+    partial judge (0.436) on an outline fitted to the classifier's 6 (0.93): the 7 differs
+    from the 6 little where it shows, so the judge alone is not enough, the classifier must
+    name the card at `near_lookalike_prob` (`judged_lookalike`): refused."""
+    _one_false_card_gone(wide_scene(23098, "piacentine", "italian40"),
+                         Recognizer("piacentine",
+                                    options=_without_lookalikes(judged_lookalike=True)),
+                         Recognizer("piacentine", options=_without_lookalikes()), "6c")
 
 
 def test_a_covered_card_must_be_0_43_towards_its_card_from_every_look_alike() -> None:
@@ -898,9 +967,8 @@ def test_a_french_card_nearly_named_needs_its_index_in_view() -> None:
     (Without `near_lookalike`, which refuses it too.)"""
     assert 9_309_392 >= HELD_OUT_SEED_BASE  # a spent held-out scene
     scene = wide_scene(9_309_392, "french", "french52")
-    now = score_wide(Recognizer("french", "french52", options=Options(
-        near_lookalike=False)).recognize(scene.frame, scene.camera), scene.truth)
-    before = score_wide(Recognizer("french", "french52", options=Options(
-        near_index_confirms=False, near_lookalike=False)).recognize(scene.frame, scene.camera),
-        scene.truth)
+    now = score_wide(Recognizer("french", "french52", options=_without_lookalikes())
+                     .recognize(scene.frame, scene.camera), scene.truth)
+    before = score_wide(Recognizer("french", "french52", options=_without_lookalikes(
+        near_index_confirms=False)).recognize(scene.frame, scene.camera), scene.truth)
     assert before.false == 1 and now.false == 0 and now.right == before.right

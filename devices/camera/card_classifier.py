@@ -168,12 +168,18 @@ class CardClassifier:
     def best(self, crop: np.ndarray, allowed: frozenset[str] | None = None) -> tuple[str, float]:
         """The most likely label and its probability; with `allowed`, labels outside it (the
         8s, 9s and 10s when a French deck holds 40) get no share."""
+        return self.ranked(crop, allowed, 1)[0]
+
+    def ranked(self, crop: np.ndarray, allowed: frozenset[str] | None = None,
+               count: int = 2) -> list[tuple[str, float]]:
+        """The `count` most likely labels with their probabilities, most likely first (as
+        `best`, `allowed` renormalised)."""
         p = self.probabilities(crop)
         if allowed is not None:
             p = p * np.array([lab in allowed for lab in self.labels], np.float32)
             p = p / max(float(p.sum()), 1e-9)
-        i = int(np.argmax(p))
-        return self.labels[i], float(p[i])
+        order = np.argsort(-p, kind="stable")[:count]
+        return [(self.labels[int(i)], float(p[int(i)])) for i in order]
 
 
 @cache

@@ -105,8 +105,8 @@ from devices.camera.partial_match import (
     COLS,
     ROWS,
     CellSums,
+    Lookalikes,
     PartialLimits,
-    closest_lookalike,
     judge_partial,
     visible_cells,
 )
@@ -221,8 +221,10 @@ class Thresholds:
     # cup under the next card, is a 6 of cups there (gap 0.29-0.46; the classifier named
     # the 6 at 0.82-0.95 in spent held-out 9317068, 9317808, 9319286, 9319343, 9319417 and
     # tune 22011; tune 22000-22599, two Italian decks: 11 right cards of 176 so named fall
-    # too, most of them a 6 showing the column a 7 shares)
+    # too, most of them a 6 showing the column a 7 shares). The same look-alikes are refitted
+    # to (Options.lookalike_refit) and asked of a card the judge names (judged_lookalike)
     near_lookalike_gap: float = 0.5
+    learned_rival_prob: float = 0.1  # Options.learned_rival_refit
     near_lookalike_prob: float = 0.96
     # a covered card all judges refuse is fitted to the classifier's card when it is this sure
     learned_fit_from: float = 0.5
@@ -337,6 +339,12 @@ class Options:
     # ... and one whose look-alike differs little where it shows, the classifier surer
     # (Thresholds.near_lookalike_gap)
     near_lookalike: bool = True
+    # ... and one the partial judge names alone (Thresholds.near_lookalike_gap: the
+    # classifier must name it as surely as the pair then, or a French card's index read it;
+    # a 7 of cups named a 6 at 0.436, tune piacentine 23098. Tune 23,400-23,799: napoletane
+    # 1,130 vs 1,132 of 1,188, piacentine 1,021 vs 1,022 of 1,086, 0 false either way; French
+    # 23,800-24,199: no card changed)
+    judged_lookalike: bool = True
     # a covered card named from the part that shows (the classifier agreeing or not) is
     # refused when its closest look-alike (the partial judge's rival) is named as surely once
     # the outline is fitted to it: a few pixels of outline then decide between two cards
@@ -344,6 +352,17 @@ class Options:
     # tune 20150-20749, four decks: 1 card fewer of 6,857, a 7 of cups whose outline fitted
     # to a 6 of cups named the 6 as surely)
     rival_refit: bool = True
+    # ... and so when the look-alike is the card whose template differs least where it shows
+    # (partial_match.closest_lookalike), not the judge's rival (nearest in the image): a
+    # Piacentine 4 of cups, a hand over the middle where the 4 and 5 differ, named a 5
+    # (spent held-out 9319897; the judge's rival a 7 of coins). Only a look-alike nearer than
+    # Thresholds.near_lookalike_gap (tune 23,000-23,399, four decks: no card changed)
+    lookalike_refit: bool = True
+    # ... and the classifier's second guess, when it gives it `learned_rival_prob`: a
+    # Napoletane 4 of cups 51% showing, named a 3 by the nearly-sure pair (the classifier
+    # 0.78 for the 3, 0.17 for the 4), the 4 named as surely on an outline fitted to it
+    # (spent held-out 9320164)
+    learned_rival_refit: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
@@ -428,6 +447,7 @@ class Candidate:
     accepted: bool
     rival: str | None = None  # the partial judge's closest look-alike of `label`, if any
     template: int = -1  # the partial judge's winning template (the card's way up), if any
+    shown: np.ndarray | None = None  # ... and the cells (ROWS, COLS) where it matched
 
 
 _SEARCH_CORNERS = np.array(
@@ -734,6 +754,7 @@ class Recognizer:
         self._label_ids = np.array([labels.index(lab) for lab in labels])
         self._back_ids = {labels.index(BACK)} if BACK in labels else set()
         self._template_sums: list[CellSums] | None = None
+        self._lookalikes: Lookalikes | None = None
         self.aspect = card_aspect(self.art)
         self._classifier = (self.classifier or card_classifier(self.art)) \
             if self.options.learned else None
@@ -961,8 +982,7 @@ class Recognizer:
                 fitted_to = cand.label
                 quad = self._fit_quad(frame, view, rect, quad, cand.label)
                 cand, cells = self._judge_partial(frame, quad, shortlist, hidden)
-            if not cand.accepted and not second and \
-                    self._nearly_and_learned(frame, quad, cand, cells):
+            if not cand.accepted and not second and self._nearly_and_learned(frame, quad, cand):
                 cand = replace(cand, accepted=True)
             if cand.accepted and self._vetoed(frame, quad, cand.label, second):
                 continue
@@ -972,7 +992,7 @@ class Recognizer:
                 learned = self._learned(frame, quad, shortlist, cand.label, guess,
                                         share > self.thresholds.learned_covered_share)
                 if learned is not None and learned.label == cand.label and \
-                        self._lookalike_unsure(cand, cells, learned.margin):
+                        self._lookalike_unsure(cand, learned.margin):
                     learned = None
                 if learned is None:
                     refit = self._refit_to_learned(frame, view, rect, quad, shortlist, fitted_to,
@@ -995,14 +1015,17 @@ class Recognizer:
                             > self.thresholds.learned_yield_share):
                         continue
                     # (confirmed: its index reads this card, so it cannot read another)
-                    cand, cells = replace(learned, rival=cand.rival if cand.label ==
-                                          learned.label else None), None
+                    cand, cells = (replace(learned, rival=cand.rival, template=cand.template,
+                                           shown=cand.shown)
+                                   if cand.label == learned.label else learned), None
                     index_read = self._index_reader is not None and \
                         self.options.index_confirms_learned
             if not index_read and self._index_refuses(frame, quad, cand.label):
                 continue
             if cells is not None and int((named_share[cells] > 0.5).sum()) > 1:
                 continue  # what matched is a card named already
+            if cells is not None and self._judged_unsure(frame, cand.quad, cand):
+                continue  # as much its look-alike, and the classifier not sure
             if self._rival_fits(frame, view, rect, cand, hidden):
                 continue  # as much its look-alike
             out.append(cand)
@@ -1017,21 +1040,23 @@ class Recognizer:
 
     def _rival_fits(self, frame: np.ndarray, view: TableView, rect: CardRect, cand: Candidate,
                     hidden: np.ndarray | None) -> bool:
-        """What shows of a card named from it names its closest look-alike as surely
-        (`cand.rival`, the partial judge accepting it) once the outline is fitted to that
-        look-alike (Options.rival_refit): two cards that differ under the cover (a
-        Piacentine 6 and 7 of cups, the 7's middle cup under the next card) are told apart
-        then by a few pixels of outline, which is no evidence."""
-        if not self.options.rival_refit or cand.rival is None or cand.rival in (BACK, OTHER):
+        """What shows of a card named from it names a look-alike as surely (the partial judge
+        accepting it) once the outline is fitted to that look-alike (Options.rival_refit):
+        two cards that differ under the cover (a Piacentine 6 and 7 of cups, the 7's middle
+        cup under the next card) are told apart then by a few pixels of outline, which is no
+        evidence. The look-alikes: the judge's rival (`cand.rival`, nearest the card in the
+        image), the card whose template differs least where it shows (`closest_lookalike`,
+        Options.lookalike_refit) and the classifier's second guess (learned_rival_refit)."""
+        if not self.options.rival_refit:
             return False
-        quad = self._fit_quad(frame, view, rect, cand.quad, cand.rival)
-        again, _ = self._judge_partial(frame, quad, None, hidden)
-        return again.accepted and again.label == cand.rival
         tried = [cand.rival]
-        if self.options.lookalike_refit and cand.template >= 0 and cand.shown is not None:
-            near = closest_lookalike(self.templates.images, self._label_ids, cand.template,
-                                     cand.shown)[0]
-            tried.append(self.templates.labels[near])
+        near = self._closest_lookalike(cand) if self.options.lookalike_refit else None
+        if near is not None and near[1] < self.thresholds.near_lookalike_gap:
+            tried.append(near[0])
+        if self.options.learned_rival_refit and self._classifier is not None:
+            runner = self._classifier.ranked(canonical_crop(frame, cand.quad), self._known)[1]
+            if runner[1] >= self.thresholds.learned_rival_prob:
+                tried.append(runner[0])
         for rival in dict.fromkeys(tried):
             if rival is None or rival in (BACK, OTHER, cand.label):
                 continue
@@ -1041,13 +1066,13 @@ class Recognizer:
                 return True
         return False
 
-    def _nearly_and_learned(self, frame: np.ndarray, quad: np.ndarray, cand: Candidate,
-                            cells: np.ndarray | None) -> bool:
+    def _nearly_and_learned(self, frame: np.ndarray, quad: np.ndarray,
+                            cand: Candidate) -> bool:
         """The partial judge refused this card on its separation alone (every other limit
         met, `near_separation` towards it from every look-alike), and the classifier names
         the same card (`near_learned_prob`): two methods, each nearly sure, agreeing. A
         French card needs an index corner reading it too (`near_index_confirms`); one with a
-        look-alike that differs little on the cells that show (`cells`), the classifier
+        look-alike that differs little on the cells that show, the classifier
         surer (`near_lookalike`)."""
         th = self.thresholds
         if self._classifier is None or not self.options.paired_near or \
@@ -1056,21 +1081,38 @@ class Recognizer:
         _, label, prob = self._guess(frame, quad)
         if label != cand.label or prob < th.near_learned_prob:
             return False
-        if self._lookalike_unsure(cand, cells, prob):
+        if self._lookalike_unsure(cand, prob):
             return False
         return not self.options.near_index_confirms or \
             not self._index_unconfirmed(frame, quad, label)
 
-    def _lookalike_unsure(self, cand: Candidate, cells: np.ndarray | None, prob: float) -> bool:
+    def _judged_unsure(self, frame: np.ndarray, quad: np.ndarray, cand: Candidate) -> bool:
+        """A covered card the partial judge names, whose look-alike differs little where it
+        shows (`near_lookalike_gap`), is named only when the classifier names it too, as
+        surely as the nearly-sure pair must then (`near_lookalike_prob`), or, a French card,
+        an index corner reads it (Options.judged_lookalike)."""
+        th = self.thresholds
+        if not self.options.judged_lookalike or self._classifier is None:
+            return False
+        near = self._closest_lookalike(cand)
+        if near is None or near[1] >= th.near_lookalike_gap:
+            return False
+        _, label, prob = self._guess(frame, quad)
+        if label == cand.label and prob >= th.near_lookalike_prob:
+            return False
+        # a French card's corner index tells apart what its pips may not
+        return self._index_reader is None or self._index_unconfirmed(frame, quad, cand.label)
+
+    def _lookalike_unsure(self, cand: Candidate, prob: float) -> bool:
         """Another card's template differs from the partial judge's card little on the cells
         that show (`near_lookalike_gap`), and the classifier, naming the same card, is not
         sure enough to tell the two apart (`near_lookalike_prob`): the difference may lie
         under the cover (Options.near_lookalike)."""
         th = self.thresholds
-        return self.options.near_lookalike and prob < th.near_lookalike_prob and \
-            cells is not None and cand.template >= 0 and closest_lookalike(
-                self.templates.images, self._label_ids, cand.template, cells)[1] \
-            < th.near_lookalike_gap
+        if not self.options.near_lookalike or prob >= th.near_lookalike_prob:
+            return False
+        near = self._closest_lookalike(cand)
+        return near is not None and near[1] < th.near_lookalike_gap
 
     def _shown_cells(self, frame: np.ndarray, cand: Candidate) -> np.ndarray | None:
         """The cells (ROWS x COLS) of a card named whole where its template matches (its
@@ -1193,7 +1235,7 @@ class Recognizer:
         # 42 more right cards on tune seeds, but two wrong ones (a 9 of clubs for a 10); or
         # nearly, the classifier agreeing on the fitted outline (Options.paired_near_refit)
         if not cand.accepted and self.options.paired_near_refit and \
-                self._nearly_and_learned(frame, quad, cand, cells):
+                self._nearly_and_learned(frame, quad, cand):
             cand = replace(cand, accepted=True)
         return (cand, cells) if cand.accepted else None
 
@@ -1252,6 +1294,16 @@ class Recognizer:
             self._template_sums = [CellSums.of(t) for t in self.templates.images]
         return self._template_sums
 
+    def _closest_lookalike(self, cand: Candidate) -> tuple[str, float] | None:
+        """The card whose template differs least from the partial judge's where it showed
+        (`cand.template` on `cand.shown`), and how far; None for a card not so judged."""
+        if cand.template < 0 or cand.shown is None:
+            return None
+        if self._lookalikes is None:
+            self._lookalikes = Lookalikes(self.templates.images, self._label_ids)
+        near, gap = self._lookalikes.closest(cand.template, cand.shown)
+        return self.templates.labels[near], gap
+
     def _judge_partial(self, frame: np.ndarray, quad: np.ndarray, shortlist: np.ndarray | None,
                        hidden: np.ndarray | None = None) -> tuple[Candidate, np.ndarray | None]:
         """Judge a card from the part of it that shows (partial_match.py); `hidden`: its cells
@@ -1268,7 +1320,7 @@ class Recognizer:
         rival = self.templates.labels[verdict.rival] if verdict.rival >= 0 else None
         return Candidate(quad, label, 1.0 - verdict.error / 2, verdict.separation,
                          verdict.error, verdict.accepted and label != BACK,
-                         rival, verdict.index), verdict.visible
+                         rival, verdict.index, verdict.visible), verdict.visible
 
     def _guess(self, frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, str, float]:
         """The quad's canonical crop, and the classifier's best label for it and its
