@@ -390,7 +390,8 @@ def main() -> None:
     first = args.first_seed if args.first_seed is not None else (
         HELD_OUT_DEAL_BASE if args.split == "held-out" else 0)
     seeds = range(first, first + args.deals)
-    print(f"wide deals ({args.split}, seeds {first}..{seeds[-1]}), {args.deals} per deck, "
+    split = "held-out" if first >= HELD_OUT_DEAL_BASE else "tune"  # what the seeds are
+    print(f"wide deals ({split}, seeds {first}..{seeds[-1]}), {args.deals} per deck, "
           "one core")
     for deck in args.decks.split(","):
         print(deck, flush=True)

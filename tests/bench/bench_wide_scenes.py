@@ -790,7 +790,8 @@ def main() -> None:
     first = args.first_seed if args.first_seed is not None else (
         HELD_OUT_SEED_BASE if args.split == "held-out" else 0)
     modes = args.modes.split(",")
-    print(f"wide scenes ({args.split}, seeds {first}..{first + args.scenes - 1}), "
+    split = "held-out" if first >= HELD_OUT_SEED_BASE else "tune"  # what the seeds are
+    print(f"wide scenes ({split}, seeds {first}..{first + args.scenes - 1}), "
           f"{args.scenes} per deck, one core")
     for deck in args.decks.split(","):
         art, kind = DECKS[deck]
