@@ -493,9 +493,10 @@ def test_a_covered_card_the_classifier_names_needs_its_index_in_view() -> None:
 def test_a_covered_french_card_is_named_from_a_very_sure_index_alone(seed: int) -> None:
     """Tune scenes french52 where no second method agreed with the index reader, which was
     very sure (>= 0.99): named from the index alone; nothing false. (Now the card is also
-    fitted to its index's card first, `index_fit`, which names 5057's: off on both sides.)"""
+    fitted to its index's card first, `index_fit`, which names 5057's: off on both sides; so
+    is `keep_better_fit`, whose first outline names 5023's.)"""
     scene = wide_scene(seed, "french", "french52")
-    earlier = replace(EARLIER, index_fit=False)
+    earlier = replace(EARLIER, index_fit=False, keep_better_fit=False)
     now = score_wide(Recognizer("french", "french52", options=earlier,
                                 classifier=FRENCH_THEN).recognize(scene.frame, scene.camera),
                      scene.truth)
@@ -669,11 +670,14 @@ def test_a_card_the_classifier_alone_names_does_not_lie_on_cards_named_already()
     guessed pose an outline lying across, spanning the lower halves of the 6 of coins and the
     ace of coins beside it, read as a 7 of coins (0.957), a false card. The ace is named whole
     and the 6 by the classifier, which owns nothing: the outline lay on 48% named cells only.
-    Counting the classifier's own cards' outlines too (`learned_yields`), on 98% of it."""
+    Counting the classifier's own cards' outlines too (`learned_yields`), on 98% of it.
+    (Without `keep_better_fit`, which refuses it too.)"""
     scene = wide_scene(9316142, "napoletane", "italian40")
-    now = score_wide(Recognizer("napoletane", classifier=NAPOLETANE_BEFORE).recognize(
-        scene.frame), scene.truth)
-    before = score_wide(Recognizer("napoletane", options=Options(learned_yields=False),
+    now = score_wide(Recognizer("napoletane", options=Options(keep_better_fit=False),
+                                classifier=NAPOLETANE_BEFORE).recognize(scene.frame),
+                     scene.truth)
+    before = score_wide(Recognizer("napoletane", options=Options(learned_yields=False,
+                                                                 keep_better_fit=False),
                                    classifier=NAPOLETANE_BEFORE).recognize(scene.frame),
                         scene.truth)
     assert before.false_examples == ["7d@640,493"] and before.right == 5
@@ -887,12 +891,13 @@ def test_a_card_with_a_near_look_alike_needs_the_classifier_surer() -> None:
     nearly (separation 0.42), the classifier naming the 6 at 0.93: a nearly-sure pair, a
     false card. The 7 differs from the 6 little where it shows (`closest_lookalike`), so the
     pair needs the classifier at `near_lookalike_prob` (0.96): refused; the scene's other
-    cards as before."""
+    cards as before. (Without `keep_better_fit`, which refuses it too.)"""
     assert 9_319_343 >= HELD_OUT_SEED_BASE
     _one_false_card_gone(wide_scene(9_319_343, "piacentine", "italian40"),
-                         Recognizer("piacentine",
-                                    options=_without_lookalikes(near_lookalike=True)),
-                         Recognizer("piacentine", options=_without_lookalikes()), "6c")
+                         Recognizer("piacentine", options=_without_lookalikes(
+                             near_lookalike=True, keep_better_fit=False)),
+                         Recognizer("piacentine", options=_without_lookalikes(
+                             keep_better_fit=False)), "6c")
 
 
 def test_the_classifier_agreeing_with_the_judge_needs_to_be_surer_near_a_look_alike() -> None:
