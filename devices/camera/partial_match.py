@@ -282,7 +282,8 @@ def closest_lookalike(templates: np.ndarray, ids: np.ndarray, win: int,
     """The other card's template most like template `win` on `cells` (ROWS, COLS), and how
     far (mean squared difference, channels normalised there; 2 is no likeness): a card whose
     look-alike differs little where it shows may be that look-alike with the difference
-    under the cover (a Piacentine 7 of cups, its middle cup covered, is a 6)."""
+    under the cover (a Piacentine 7 of cups, its middle cup covered, is a 6). The definition,
+    from the pixels; `Lookalikes` answers the same from sums, for the recogniser."""
     h, w = templates.shape[1:3]
     rivals = _templates_on(templates, _cell_mask(cells, h, w))
     others = np.nonzero(ids != ids[win])[0]

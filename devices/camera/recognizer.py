@@ -224,8 +224,10 @@ class Thresholds:
     # too, most of them a 6 showing the column a 7 shares). The same look-alikes are refitted
     # to (Options.lookalike_refit) and asked of a card the judge names (judged_lookalike)
     near_lookalike_gap: float = 0.5
-    learned_rival_prob: float = 0.1  # Options.learned_rival_refit
     near_lookalike_prob: float = 0.96
+    # the classifier's second guess is refitted to when it gives it this much
+    # (Options.learned_rival_refit)
+    learned_rival_prob: float = 0.1
     # a covered card all judges refuse is fitted to the classifier's card when it is this sure
     learned_fit_from: float = 0.5
     # a card the partial judge names is refused when the classifier is this sure it is
@@ -282,6 +284,11 @@ class Options:
     felt: str = "auto"
     partial: bool = True  # name a partly covered card from what shows (partial_match.py)
     partial_align: bool = True  # ... after fitting its pose when it nearly passes
+    # ... the fitted pose kept only when it judges the card at least as well: a fit that slid
+    # off (a chip and a highlight on the card) lost a queen of swords 95% showing, nearly
+    # named with the classifier agreeing (tune deal napoletane 24730; tune stills
+    # 24,600-24,999, four decks: 4,348 vs 4,345 of 4,528, 0 false either way)
+    keep_better_fit: bool = True
     strict_outline: bool = True  # the outline path asks the calibrated path's separation
     self_calibrate: bool = True  # without a calibration, guess one from a whole card
     learned: bool = True  # a card the templates refuse, the classifier may name (sure, agreeing)
@@ -345,12 +352,6 @@ class Options:
     # 1,130 vs 1,132 of 1,188, piacentine 1,021 vs 1,022 of 1,086, 0 false either way; French
     # 23,800-24,199: no card changed)
     judged_lookalike: bool = True
-    # the pose fitted to the card the partial judge nearly names is kept only when it judges
-    # that card at least as well: a fit that slid off (a chip and a highlight on the card)
-    # lost a queen of swords 95% showing, nearly named with the classifier agreeing (tune
-    # deal napoletane 24730; tune stills 24,600-24,999, four decks: 4,348 vs 4,345 of 4,528,
-    # 0 false either way)
-    keep_better_fit: bool = True
     # a covered card named from the part that shows (the classifier agreeing or not) is
     # refused when its closest look-alike (the partial judge's rival) is named as surely once
     # the outline is fitted to it: a few pixels of outline then decide between two cards
