@@ -7,6 +7,7 @@ the guessed calibration."""
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import islice
 from pathlib import Path
 
 import cv2
@@ -42,6 +43,7 @@ from devices.camera.wide_scenes import (
     TUNE_SEEDS,
     WideScene,
     WideTruth,
+    wide_deal,
     wide_scene,
 )
 from devices.camera.wide_scoring import WideTally, score_wide
@@ -962,6 +964,20 @@ def test_a_pose_fit_that_judges_the_card_worse_is_not_kept() -> None:
                         .recognize(scene.frame, scene.camera), scene.truth)
     assert (now.right, now.false) == (now.expected, 0) == (4, 0)
     assert (before.right, before.false) == (2, 0)
+
+
+def test_a_pose_fit_that_names_another_card_is_kept() -> None:
+    """Held-out deal piacentine 9,100,456, frame 43 (looked at after its report, 2026-11-27:
+    spent): a 6 of cups 60% showing, nearly judged a 7; fitted to the 7, judged a 6. Keeping
+    the first outline as well whenever the fit judged the card less well (the first
+    `keep_better_fit`), the classifier named it a 7 there (0.965): a false report. A fit that
+    names another card is kept (it is evidence); only one that finds no card is dropped."""
+    deal = wide_deal(9_100_456, "piacentine", "italian40")
+    frame = next(islice(deal.frames, 43, None))
+    rec = Recognizer("piacentine")
+    rec.view(deal.camera)
+    found = score_wide(rec.recognize(frame.frame, deal.camera), frame.truth)
+    assert found.false == 0 and found.right >= 2
 
 
 def test_a_covered_card_must_be_0_43_towards_its_card_from_every_look_alike() -> None:

@@ -284,10 +284,13 @@ class Options:
     felt: str = "auto"
     partial: bool = True  # name a partly covered card from what shows (partial_match.py)
     partial_align: bool = True  # ... after fitting its pose when it nearly passes
-    # ... the fitted pose kept only when it judges the card at least as well: a fit that slid
-    # off (a chip and a highlight on the card) lost a queen of swords 95% showing, nearly
-    # named with the classifier agreeing (tune deal napoletane 24730; tune stills
-    # 24,600-24,999, four decks: 4,348 vs 4,345 of 4,528, 0 false either way)
+    # ... the fitted pose kept unless the judge finds no card on it: a fit that slid off (a
+    # chip and a highlight on the card) lost a queen of swords 95% showing, nearly named
+    # with the classifier agreeing (tune deal napoletane 24730). Not when the fit names
+    # another card: that is evidence (held-out deal piacentine 9100456, spent: a 6 of cups
+    # judged a 7 nearly, a 6 once fitted; the first outline kept, the classifier named it
+    # a 7, a false report). Tune stills 24,600-24,999, four decks: 4,352 vs 4,345 of 4,528
+    # (the first rule, dropping any fit judged less well: 4,348), 0 false either way
     keep_better_fit: bool = True
     strict_outline: bool = True  # the outline path asks the calibrated path's separation
     self_calibrate: bool = True  # without a calibration, guess one from a whole card
@@ -989,8 +992,7 @@ class Recognizer:
                 fitted_to = cand.label
                 fitted = self._fit_quad(frame, view, rect, quad, cand.label)
                 again, again_cells = self._judge_partial(frame, fitted, shortlist, hidden)
-                if again.accepted or not self.options.keep_better_fit or (
-                        again.label == cand.label and again.margin >= cand.margin):
+                if not self.options.keep_better_fit or again.label != BACK:
                     quad, cand, cells = fitted, again, again_cells
             if not cand.accepted and not second and self._nearly_and_learned(frame, quad, cand):
                 cand = replace(cand, accepted=True)
