@@ -183,7 +183,7 @@ def test_under_a_guessed_pose_the_classifier_names_a_covered_card_only_as_sure_a
     classifier at 0.929, the template judges agreeing: a false card at the calibrated bar
     (`Thresholds.learned_min_prob`, 0.9). Refused at the guessed bar, 0.95. (Refused since
     by `Options.learned_yields` too, so that is off here: the outline lies on named cards;
-    and `keep_better_fit`, which moves the false card a few pixels.)"""
+    and `keep_better_fit`, whose first form moved the false card a few pixels.)"""
     spec = random_scene(25, "napoletane")
     frame, truth = Renderer().render(spec, 25)
     then = Options(learned_yields=False, keep_better_fit=False)

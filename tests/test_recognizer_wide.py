@@ -496,7 +496,7 @@ def test_a_covered_french_card_is_named_from_a_very_sure_index_alone(seed: int) 
     """Tune scenes french52 where no second method agreed with the index reader, which was
     very sure (>= 0.99): named from the index alone; nothing false. (Now the card is also
     fitted to its index's card first, `index_fit`, which names 5057's: off on both sides; so
-    is `keep_better_fit`, whose first outline names 5023's.)"""
+    is `keep_better_fit`, whose first form named 5023's.)"""
     scene = wide_scene(seed, "french", "french52")
     earlier = replace(EARLIER, index_fit=False, keep_better_fit=False)
     now = score_wide(Recognizer("french", "french52", options=earlier,
@@ -673,7 +673,7 @@ def test_a_card_the_classifier_alone_names_does_not_lie_on_cards_named_already()
     ace of coins beside it, read as a 7 of coins (0.957), a false card. The ace is named whole
     and the 6 by the classifier, which owns nothing: the outline lay on 48% named cells only.
     Counting the classifier's own cards' outlines too (`learned_yields`), on 98% of it.
-    (Without `keep_better_fit`, which refuses it too.)"""
+    (Without `keep_better_fit`, whose first form refused it too.)"""
     scene = wide_scene(9316142, "napoletane", "italian40")
     now = score_wide(Recognizer("napoletane", options=Options(keep_better_fit=False),
                                 classifier=NAPOLETANE_BEFORE).recognize(scene.frame),
@@ -893,7 +893,7 @@ def test_a_card_with_a_near_look_alike_needs_the_classifier_surer() -> None:
     nearly (separation 0.42), the classifier naming the 6 at 0.93: a nearly-sure pair, a
     false card. The 7 differs from the 6 little where it shows (`closest_lookalike`), so the
     pair needs the classifier at `near_lookalike_prob` (0.96): refused; the scene's other
-    cards as before. (Without `keep_better_fit`, which refuses it too.)"""
+    cards as before. (Without `keep_better_fit`, whose first form refused it too.)"""
     assert 9_319_343 >= HELD_OUT_SEED_BASE
     _one_false_card_gone(wide_scene(9_319_343, "piacentine", "italian40"),
                          Recognizer("piacentine", options=_without_lookalikes(
