@@ -16,6 +16,36 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-27, seventeenth session), with the four look-alike rules and
+`keep_better_fit` (bench_wide_scenes), this code against the session's start (14257d4, a
+worktree), one process each, side by side (four decks each):
+
+    .venv/bin/python -m tests.bench.bench_wide_live --deals 30 --first-seed 9100444 \
+        --modes calibrated
+
+Deals 9,100,444-9,100,473 (never run before), with `keep_better_fit`'s first form
+(13a58c9): 461/464 tracked either way (napoletane 113/113, piacentine 120/122, french40
+113/113, french52 115/116; missed 9100456 6c 60% showing, 9100458 Kb and 9100446 4b whole,
+missed every frame too), but one false report this code made and the start did not: 9100456
+frame 43, a 6 of cups nearly judged a 7, judged a 6 once fitted; the first form kept the first
+outline and the classifier named a 7 there. Fixed (30daa85: a fit that names another card is
+kept), then deals 9,100,474-9,100,503 (never run before), this code (30daa85):
+
+    cards the table was told right, tracked: this code / the start; false; ms a frame tracked /
+    every frame, this code (the start's tracked), frames to a report (median) this / start
+    napoletane  127/127 / 127, 0   11.33 / 29.86  (0.38x; 10.98)   5 / 4
+    piacentine   96/96  /  96, 0   10.03 / 25.20  (0.40x;  8.38)   4 / 4
+    french40    106/106 / 106, 0   19.40 / 49.25  (0.39x; 17.24)   4 / 4
+    french52    115/115 / 115, 0   21.70 / 53.92  (0.40x; 22.05)   4 / 4
+
+444/444 either way, 0 false reports. Only napoletane ran alone; the other decks beside the
+full test suite (the French ones' every frame twice as slow as alone: their ms are high for
+both codes alike, so French 52's tracked 21.7 ms, the start's 22.1, say little of the 20 ms
+goal; napoletane alone: 11.3 ms). Tracked, this code was 3% (napoletane, alone) to 20%
+(piacentine) slower than the start's on these deals (the rules ask the classifier and
+refit more), and on napoletane reports a card a frame later (median). With the earlier
+sessions' held-out deals: 4,470/4,498 (99.38%).
+
 Held-out report (2026-11-27, sixteenth session), with the last recognition's cards proposed
 to the next (CameraCardSource.hinted), a change no new card explains looked at longer
 (StillTracker.explained), the classifiers retrained and `rival_refit` (bench_wide_scenes):
