@@ -250,12 +250,12 @@ class Lookalikes:
     of a millisecond, so every covered card named can ask it."""
 
     def __init__(self, templates: np.ndarray, ids: np.ndarray) -> None:
-        self._templates = templates.astype(np.float64)
+        self._templates = templates.astype(np.float64)  # sums of squares lose little
         self._ids = ids
-        self._s = np.stack([cell_sums(t) for t in self._templates])  # (N, ROWS, COLS, 3)
-        self._ss = np.stack([cell_sums(t * t) for t in self._templates])
-        h, w = templates.shape[1:3]
-        self._n = (h // ROWS) * (w // COLS)
+        sums = [CellSums.of(t) for t in self._templates]
+        self._s = np.stack([c.s for c in sums])  # (N, ROWS, COLS, 3)
+        self._ss = np.stack([c.ss for c in sums])
+        self._n = sums[0].n
         self._cross: dict[int, np.ndarray] = {}
 
     def closest(self, win: int, cells: np.ndarray) -> tuple[int, float]:

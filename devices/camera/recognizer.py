@@ -1062,9 +1062,8 @@ class Recognizer:
         if not self.options.rival_refit:
             return False
         tried = [cand.rival]
-        near = self._closest_lookalike(cand) if self.options.lookalike_refit else None
-        if near is not None and near[1] < self.thresholds.near_lookalike_gap:
-            tried.append(near[0])
+        if self.options.lookalike_refit:
+            tried.append(self._near_lookalike(cand))
         if self.options.learned_rival_refit and self._classifier is not None:
             runner = self._classifier.ranked(canonical_crop(frame, cand.quad), self._known)[1]
             if runner[1] >= self.thresholds.learned_rival_prob:
@@ -1103,14 +1102,11 @@ class Recognizer:
         shows (`near_lookalike_gap`), is named only when the classifier names it too, as
         surely as the nearly-sure pair must then (`near_lookalike_prob`), or, a French card,
         an index corner reads it (Options.judged_lookalike)."""
-        th = self.thresholds
-        if not self.options.judged_lookalike or self._classifier is None:
-            return False
-        near = self._closest_lookalike(cand)
-        if near is None or near[1] >= th.near_lookalike_gap:
+        if not self.options.judged_lookalike or self._classifier is None or \
+                self._near_lookalike(cand) is None:
             return False
         _, label, prob = self._guess(frame, quad)
-        if label == cand.label and prob >= th.near_lookalike_prob:
+        if label == cand.label and prob >= self.thresholds.near_lookalike_prob:
             return False
         # a French card's corner index tells apart what its pips may not
         return self._index_reader is None or self._index_unconfirmed(frame, quad, cand.label)
@@ -1120,11 +1116,8 @@ class Recognizer:
         that show (`near_lookalike_gap`), and the classifier, naming the same card, is not
         sure enough to tell the two apart (`near_lookalike_prob`): the difference may lie
         under the cover (Options.near_lookalike)."""
-        th = self.thresholds
-        if not self.options.near_lookalike or prob >= th.near_lookalike_prob:
-            return False
-        near = self._closest_lookalike(cand)
-        return near is not None and near[1] < th.near_lookalike_gap
+        return self.options.near_lookalike and prob < self.thresholds.near_lookalike_prob \
+            and self._near_lookalike(cand) is not None
 
     def _shown_cells(self, frame: np.ndarray, cand: Candidate) -> np.ndarray | None:
         """The cells (ROWS x COLS) of a card named whole where its template matches (its
@@ -1306,15 +1299,16 @@ class Recognizer:
             self._template_sums = [CellSums.of(t) for t in self.templates.images]
         return self._template_sums
 
-    def _closest_lookalike(self, cand: Candidate) -> tuple[str, float] | None:
+    def _near_lookalike(self, cand: Candidate) -> str | None:
         """The card whose template differs least from the partial judge's where it showed
-        (`cand.template` on `cand.shown`), and how far; None for a card not so judged."""
+        (`cand.template` on `cand.shown`), when nearer than `near_lookalike_gap`; None when
+        there is none so near, or the card was not so judged."""
         if cand.template < 0 or cand.shown is None:
             return None
         if self._lookalikes is None:
             self._lookalikes = Lookalikes(self.templates.images, self._label_ids)
         near, gap = self._lookalikes.closest(cand.template, cand.shown)
-        return self.templates.labels[near], gap
+        return self.templates.labels[near] if gap < self.thresholds.near_lookalike_gap else None
 
     def _judge_partial(self, frame: np.ndarray, quad: np.ndarray, shortlist: np.ndarray | None,
                        hidden: np.ndarray | None = None) -> tuple[Candidate, np.ndarray | None]:
