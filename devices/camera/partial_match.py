@@ -184,10 +184,11 @@ def judge_partial(patch: np.ndarray, templates: np.ndarray, order: np.ndarray,
     if not tried:
         return PartialVerdict(-1, 0, float("inf"), 0.0, False)
     win, n, error, cells = max(tried, key=lambda x: (x[1], -x[2]))
+    # refused below: the cells still say where the winner showed (its look-alikes there)
     if n < limits.min_cells or int(ids[win]) in back_ids or not covered_from_outside(cells):
-        return PartialVerdict(win, n, error, 0.0, False)
+        return PartialVerdict(win, n, error, 0.0, False, cells)
     if any(ids[i] != ids[win] and m > n - limits.rival_cells for i, m, _, _ in tried):
-        return PartialVerdict(win, n, error, 0.0, False)  # another card explains as much
+        return PartialVerdict(win, n, error, 0.0, False, cells)  # another explains as much
     h, w = patch.shape[:2]
     mask = _cell_mask(cells, h, w)
     p = _normalised(patch, mask).reshape(-1)
@@ -199,7 +200,7 @@ def judge_partial(patch: np.ndarray, templates: np.ndarray, order: np.ndarray,
     if gaps.size == 0:
         return PartialVerdict(win, n, error, 0.5, True, cells)
     if float(gaps.min()) < limits.min_difference:
-        return PartialVerdict(win, n, error, 0.0, False)  # another card looks the same here
+        return PartialVerdict(win, n, error, 0.0, False, cells)  # another looks the same here
     to_rival = ((rivals[others] - p) ** 2).mean(axis=1)
     to_win = float(((t - p) ** 2).mean())
     # +0.5 at the winner, -0.5 at a rival, along the line between them

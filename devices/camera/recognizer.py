@@ -373,6 +373,16 @@ class Options:
     # 0.78 for the 3, 0.17 for the 4), the 4 named as surely on an outline fitted to it
     # (spent held-out 9320164)
     learned_rival_refit: bool = True
+    # the look-alike rules ask about a card the partial judge refused before telling it
+    # apart from any other (another card explains as much, or looks the same where it
+    # shows) too: such a card carried no cells, so no look-alike, and the classifier at
+    # 0.94 named a Napoletane 7 of coins 45% showing a 6 (spent held-out 9323648). Tune
+    # 25,000-25,299: napoletane 796 of 840 either way, piacentine 824 vs 823 of 877; French
+    # 52 lost 2 of 841 (a 3 of clubs, its look-alike the 3 of spades) until the classifier's
+    # French cards, which need an index corner reading them, were let the index tell them
+    # apart (`_index_confirms_learned`); then French 25,300-25,599 as the session's start
+    # (804 of 838 and 831 of 877); 0 false throughout
+    lookalike_unseparated: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
@@ -1003,8 +1013,10 @@ class Recognizer:
                 guess = self._guess(frame, quad) if self._classifier is not None else None
                 learned = self._learned(frame, quad, shortlist, cand.label, guess,
                                         share > self.thresholds.learned_covered_share)
+                # (a French card must then have its index read it: that tells them apart)
                 if learned is not None and learned.label == cand.label and \
-                        self._lookalike_unsure(cand, learned.margin):
+                        self._lookalike_unsure(cand, learned.margin) and \
+                        not self._index_confirms_learned():
                     learned = None
                 if learned is None:
                     refit = self._refit_to_learned(frame, view, rect, quad, shortlist, fitted_to,
@@ -1179,6 +1191,11 @@ class Recognizer:
         return self.options.index_checks_whole and cand.score < th.index_check_below and \
             self._index_refuses(frame, cand.quad, cand.label, th.index_disown_prob)
 
+    def _index_confirms_learned(self) -> bool:
+        """A covered French card the classifier names must have a corner index read it
+        (`_index_unconfirmed` asks the same), which tells it from a look-alike."""
+        return self._index_reader is not None and self.options.index_confirms_learned
+
     def _index_unconfirmed(self, frame: np.ndarray, quad: np.ndarray, label: str) -> bool:
         """A covered French card the classifier names, whose outline's corners show no index
         of that card: a French card counts only with an index in view, and the classifier's
@@ -1324,9 +1341,12 @@ class Recognizer:
                                 hidden)
         label = self.templates.labels[verdict.index] if verdict.index >= 0 else BACK
         rival = self.templates.labels[verdict.rival] if verdict.rival >= 0 else None
+        shown = verdict.visible
+        if not (self.options.lookalike_unseparated or verdict.accepted or rival is not None):
+            shown = None  # refused before it was told apart from any look-alike
         return Candidate(quad, label, 1.0 - verdict.error / 2, verdict.separation,
                          verdict.error, verdict.accepted and label != BACK,
-                         rival, verdict.index, verdict.visible), verdict.visible
+                         rival, verdict.index, shown), shown
 
     def _guess(self, frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, str, float]:
         """The quad's canonical crop, and the classifier's best label for it and its
