@@ -183,10 +183,11 @@ def test_under_a_guessed_pose_the_classifier_names_a_covered_card_only_as_sure_a
     classifier at 0.929, the template judges agreeing: a false card at the calibrated bar
     (`Thresholds.learned_min_prob`, 0.9). Refused at the guessed bar, 0.95. (Refused since
     by `Options.learned_yields` too, so that is off here: the outline lies on named cards;
-    and `keep_better_fit`, whose first form moved the false card a few pixels.)"""
+    `keep_better_fit`, whose first form moved the false card a few pixels; and
+    `lookalike_unseparated`, which refuses it as well.)"""
     spec = random_scene(25, "napoletane")
     frame, truth = Renderer().render(spec, 25)
-    then = Options(learned_yields=False, keep_better_fit=False)
+    then = Options(learned_yields=False, keep_better_fit=False, lookalike_unseparated=False)
     weights = CardClassifier.load(  # those it was made with: today's make no false card here
         Path(__file__).parent / "data" / "card_classifier_napoletane_2026-11-26b.npz")
     now = score(Recognizer("napoletane", options=then, classifier=weights).recognize(frame),

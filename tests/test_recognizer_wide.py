@@ -396,11 +396,13 @@ def test_a_card_lying_mostly_on_named_cards_is_named_by_the_classifier_only_at_0
     """Held-out napoletane 9315577 (looked at after its report): a 5 of swords 37% showing
     (too little to count), 61% of its outline on the 4 of cups named over it, read as a 7 of
     swords at 0.943, the partial judge fitting a 7 best: a false card at the 0.9 bar. Lying
-    more than 58% on named cards (`Thresholds.learned_covered_share`), it must reach 0.95."""
+    more than 58% on named cards (`Thresholds.learned_covered_share`), it must reach 0.95.
+    (Without `lookalike_unseparated`, which refuses it too.)"""
     scene = wide_scene(9315577, "napoletane", "italian40")
-    now = score_wide(Recognizer("napoletane", classifier=NAPOLETANE_BEFORE).recognize(
-        scene.frame, scene.camera), scene.truth)
-    before = score_wide(Recognizer("napoletane", thresholds=Thresholds(
+    then = Options(lookalike_unseparated=False)
+    now = score_wide(Recognizer("napoletane", options=then, classifier=NAPOLETANE_BEFORE)
+                     .recognize(scene.frame, scene.camera), scene.truth)
+    before = score_wide(Recognizer("napoletane", options=then, thresholds=Thresholds(
         learned_covered_share=1.0), classifier=NAPOLETANE_BEFORE).recognize(
         scene.frame, scene.camera), scene.truth)
     assert before.false == 1 and before.false_examples[0].startswith("7s@")
@@ -468,13 +470,15 @@ def test_a_covered_french_card_is_named_from_its_corner_index(kind: str, seed: i
 def test_a_covered_card_whose_index_reads_another_is_refused() -> None:
     """Tune scene french52 5272: the classifier named a half-covered 8 a 7 (0.96); its
     corner index, in plain view, reads the 8. Refused now. (Without `named_hide`: with it,
-    the partial judge names the 8 right.)"""
+    the partial judge names the 8 right; and without `lookalike_unseparated`, which refuses
+    the 7 too when no index is read.)"""
     scene = wide_scene(5272, "french", "french52")
-    now = score_wide(Recognizer("french", "french52", options=Options(named_hide=False),
+    then = Options(named_hide=False, lookalike_unseparated=False)
+    now = score_wide(Recognizer("french", "french52", options=then,
                                 classifier=FRENCH_THEN).recognize(scene.frame, scene.camera),
                      scene.truth)
-    before = score_wide(Recognizer("french", "french52", options=Options(
-        index_reader=False, named_hide=False), classifier=FRENCH_THEN).recognize(
+    before = score_wide(Recognizer("french", "french52", options=replace(
+        then, index_reader=False), classifier=FRENCH_THEN).recognize(
         scene.frame, scene.camera), scene.truth)
     assert before.false == 1 and now.false == 0 and now.right >= before.right
 
