@@ -383,6 +383,11 @@ class Options:
     # apart (`_index_confirms_learned`); then French 25,300-25,599 as the session's start
     # (804 of 838 and 831 of 877); 0 false throughout
     lookalike_unseparated: bool = True
+    # the classifier is shown a covered card with what lies on cards named already blanked,
+    # when its weights were trained so (CardClassifier.blanks): a Piacentine 7 of cups, its
+    # right half under another 7 whose cups stood where a 6's right column stands, was named
+    # a 6 at 0.99 by the classifier alone (spent held-out 9323738)
+    learned_blanks_named: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
@@ -1010,7 +1015,8 @@ class Recognizer:
                 continue
             index_read = False  # the index reader was asked about this outline already
             if not cand.accepted:
-                guess = self._guess(frame, quad) if self._classifier is not None else None
+                guess = self._guess(frame, quad, self._on_named(owned, view, quad)) \
+                    if self._classifier is not None else None
                 learned = self._learned(frame, quad, shortlist, cand.label, guess,
                                         share > self.thresholds.learned_covered_share)
                 # (a French card must then have its index read it: that tells them apart)
@@ -1348,10 +1354,26 @@ class Recognizer:
                          verdict.error, verdict.accepted and label != BACK,
                          rival, verdict.index, shown), shown
 
-    def _guess(self, frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, str, float]:
+    def _on_named(self, owned: np.ndarray, view: TableView, quad: np.ndarray) -> np.ndarray | None:
+        """The canonical pixels of the image `quad` lying on cards named already (`owned`,
+        the view's size), for `_guess` to blank (Options.learned_blanks_named); None when the
+        classifier was not trained on blanks."""
+        if not self.options.learned_blanks_named or self._classifier is None or \
+                not self._classifier.blanks:
+            return None
+        view_quad = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64),
+                                             view.to_view).reshape(-1, 2).astype(np.float32)
+        return _canonical_share(owned, view_quad) > 0.5
+
+    def _guess(self, frame: np.ndarray, quad: np.ndarray,
+               named: np.ndarray | None = None) -> tuple[np.ndarray, str, float]:
         """The quad's canonical crop, and the classifier's best label for it and its
-        probability (the classifier must be loaded)."""
+        probability (the classifier must be loaded). `named`: pixels of the crop lying on
+        cards named already, blanked: they show another card, never this one, and where they
+        stand in for this card's covered part they can make it look like its look-alike."""
         crop = canonical_crop(frame, quad)
+        if named is not None and named.any():
+            crop[named] = 0.0  # the crop's mean, as training/blank_covers.py blanks
         label, prob = self._classifier.best(crop, self._known)  # type: ignore[union-attr]
         return crop, label, prob
 

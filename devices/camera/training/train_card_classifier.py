@@ -4,11 +4,12 @@ and write its weights into the package (devices/camera/weights/), for numpy to r
     pip install -e '.[train]'
     .venv/bin/python -m devices.camera.training.train_card_classifier --art french \
         [--scenes 1400] [--first-seed 100000] [--epochs 14] [--crops FILE.npz ...] \
-        [--save-crops FILE.npz] [--cover 0.3] [--init WEIGHTS.npz --max-lr 1.5e-3] [--out W]
-        [--widths 12 24 48] [--hidden 64] [--threads 2]
+        [--save-crops FILE.npz] [--cover 0.3] [--blank 0.3] [--init WEIGHTS.npz --max-lr 1.5e-3]
+        [--out W] [--widths 12 24 48] [--hidden 64] [--threads 2]
 
 (--epochs 0 with --save-crops only cuts the crops, to train later on several ranges at once;
 --cover: the share of training crops covered by part of another, as a card lying over it;
+--blank: the share blanked as the recogniser blanks what lies on cards named (blank_covers.py);
 --init: a fine-tune of weights trained before, a few epochs instead of a whole run;
 --widths, --hidden: the network's size, the conv layers' channels and the dense layer's.)
 
@@ -27,7 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from devices.camera.card_classifier import CardClassifier, weights_path
-from devices.camera.templates import BACK
+from devices.camera.templates import BACK, TemplateSet, template_set
+from devices.camera.training.blank_covers import blank_mask, orientations, telling_masks
 from devices.camera.training.crops import OTHER, crops
 from studio.cards import DeckArt, DeckKind
 
@@ -113,12 +115,16 @@ def _load_into(net, clf: CardClassifier) -> None:  # type: ignore[no-untyped-def
 def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
           out: Path | None = None, cover: float = 0.0, init: CardClassifier | None = None,
           max_lr: float = 3e-3, widths: tuple[int, int, int] = WIDTHS,
-          hidden: int = HIDDEN, threads: int = 2) -> tuple[CardClassifier, float]:
+          hidden: int = HIDDEN, threads: int = 2, blank: float = 0.0,
+          templates: TemplateSet | None = None) -> tuple[CardClassifier, float]:
     """Train on the first nine tenths, report accuracy on the rest; the weights as numpy
     (written to `out` after every epoch too, so a long run can be tried before it ends).
     `cover`: the share of training crops covered by part of another crop (_cover_with_card);
-    `widths`, `hidden`: the network's size (the numpy side reads it off the weights);
-    `threads`: torch's, 1 beside other work (two threads on a busy core ran 4x slower)."""
+    `blank`: the share blanked as the recogniser blanks what lies on named cards (a third of
+    those, of cards with a look-alike, where it hides what tells them apart: blank_covers.py;
+    needs the deck's `templates`); `widths`, `hidden`: the network's size (the numpy side
+    reads it off the weights); `threads`: torch's, 1 beside other work (two threads on a busy
+    core ran 4x slower)."""
     import torch
 
     torch.manual_seed(seed)
@@ -130,26 +136,41 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
         if list(init.labels) != names:
             raise ValueError("the weights to start from name other labels")
         _load_into(net, init)
+    telling: dict[tuple[str, int], list[np.ndarray]] = {}
+    ways = np.zeros(len(images), np.int8)
+    if blank > 0:
+        if templates is None:
+            raise ValueError("blank covers need the deck's templates")
+        telling = telling_masks(templates, rng)
+        ways = orientations(images, labels, templates)
 
-    def augment(xb: np.ndarray) -> np.ndarray:
+    def augment(xb: np.ndarray, idx: np.ndarray) -> np.ndarray:
         turn = rng.random(len(xb)) < 0.5  # either way up: the same card
         xb[turn] = xb[turn][:, :, ::-1, ::-1]
         for k in np.nonzero(rng.random(len(xb)) < 0.15)[0]:
             xb[k] = _erase_edge(xb[k], rng)
         for k in np.nonzero(rng.random(len(xb)) < cover)[0]:
             xb[k] = _cover_with_card(xb[k], xb[int(rng.integers(len(xb)))], rng)
+        for k in np.nonzero(rng.random(len(xb)) < blank)[0]:
+            masks = telling.get((labels[idx[k]], int(ways[idx[k]]) ^ int(turn[k])))
+            if masks and rng.random() < 1 / 3:
+                xb[k][:, masks[int(rng.integers(len(masks)))]] = 0.0
+            else:
+                xb[k][:, blank_mask(rng)] = 0.0
         return xb
 
-    return fit(net, images, labels, names, epochs, rng, augment, max_lr, out)
+    return fit(net, images, labels, names, epochs, rng, augment, max_lr, out, blanks=blank > 0)
 
 
 def fit(net, images: np.ndarray, labels: list[str], names: list[str],  # type: ignore[no-untyped-def]
         epochs: int, rng: np.random.Generator,
-        augment: Callable[[np.ndarray], np.ndarray] | None = None, max_lr: float = 3e-3,
-        out: Path | None = None) -> tuple[CardClassifier, float]:
+        augment: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+        max_lr: float = 3e-3,
+        out: Path | None = None, blanks: bool = False) -> tuple[CardClassifier, float]:
     """The training loop of the shipped small networks (this classifier, the index reader):
-    AdamW with a one-cycle schedule, batches of 128 (`augment`ed), the last tenth held back
-    for the validation figure printed after each epoch; the weights as numpy."""
+    AdamW with a one-cycle schedule, batches of 128 (`augment`ed: the crops, their indices),
+    the last tenth held back for the validation figure printed after each epoch; the
+    weights as numpy (`blanks`: trained on blanked covers, CardClassifier.blanks)."""
     import torch
 
     y = np.array([names.index(s) for s in labels], np.int64)
@@ -165,7 +186,7 @@ def fit(net, images: np.ndarray, labels: list[str], names: list[str],  # type: i
         t0, total = time.time(), 0.0
         for i in range(0, cut, 128):
             idx = order[i:i + 128]
-            xb = augment(x[idx].copy()) if augment is not None else x[idx]
+            xb = augment(x[idx].copy(), idx) if augment is not None else x[idx]
             opt.zero_grad()
             loss = loss_fn(net(torch.from_numpy(xb)), torch.from_numpy(y[idx]))
             loss.backward()
@@ -176,8 +197,8 @@ def fit(net, images: np.ndarray, labels: list[str], names: list[str],  # type: i
         print(f"epoch {epoch + 1}: loss {total / cut:.4f}, validation {100 * acc:.2f}% "
               f"({time.time() - t0:.0f} s)", flush=True)
         if out is not None:
-            save(_to_numpy(net, names), out)
-    return _to_numpy(net, names), _accuracy(net, x[cut:], y[cut:])
+            save(_to_numpy(net, names, blanks), out)
+    return _to_numpy(net, names, blanks), _accuracy(net, x[cut:], y[cut:])
 
 
 def _accuracy(net, x: np.ndarray, y: np.ndarray) -> float:  # type: ignore[no-untyped-def]
@@ -190,19 +211,21 @@ def _accuracy(net, x: np.ndarray, y: np.ndarray) -> float:  # type: ignore[no-un
     return float((pred == y).mean()) if len(y) else 0.0
 
 
-def _to_numpy(net, names: list[str]) -> CardClassifier:  # type: ignore[no-untyped-def]
+def _to_numpy(net, names: list[str],  # type: ignore[no-untyped-def]
+              blanks: bool = False) -> CardClassifier:
     from torch import nn
 
     convs = [(m.weight.detach().numpy().reshape(m.out_channels, -1), m.bias.detach().numpy())
              for m in net if isinstance(m, nn.Conv2d)]
     dense = [(m.weight.detach().numpy(), m.bias.detach().numpy())
              for m in net if isinstance(m, nn.Linear)]
-    return CardClassifier(tuple(names), tuple(convs), tuple(dense))
+    return CardClassifier(tuple(names), tuple(convs), tuple(dense), blanks)
 
 
 def save(clf: CardClassifier, path: Path) -> None:
     """float16 weights: a few hundred kB in the package, accuracy unchanged."""
-    arrays: dict[str, np.ndarray] = {"labels": np.array(clf.labels)}
+    arrays: dict[str, np.ndarray] = {"labels": np.array(clf.labels),
+                                     "blanks": np.array(clf.blanks)}
     for i, (w, b) in enumerate(clf.convs):
         arrays[f"conv{i}_w"], arrays[f"conv{i}_b"] = w.astype(np.float16), b.astype(np.float16)
     for i, (w, b) in enumerate(clf.dense):
@@ -221,6 +244,8 @@ def main() -> None:
     parser.add_argument("--save-crops", type=Path, help="write the crops made here (x, y)")
     parser.add_argument("--cover", type=float, default=0.0,
                         help="share of crops covered by part of another (_cover_with_card)")
+    parser.add_argument("--blank", type=float, default=0.0,
+                        help="share of crops blanked as the recogniser blanks named cards")
     parser.add_argument("--out", type=Path, help="weights file (default: the package's)")
     parser.add_argument("--init", type=Path, help="weights to start from (a fine-tune)")
     parser.add_argument("--max-lr", type=float, default=3e-3)
@@ -246,7 +271,8 @@ def main() -> None:
     init = CardClassifier.load(args.init) if args.init is not None else None
     clf, acc = train(images, labels, args.epochs, out=out, cover=args.cover, init=init,
                      max_lr=args.max_lr, widths=tuple(args.widths), hidden=args.hidden,
-                     threads=args.threads)
+                     threads=args.threads, blank=args.blank,
+                     templates=template_set(args.art, KINDS[args.art]) if args.blank else None)
     save(clf, out)
     print(f"validation accuracy {100 * acc:.2f}%; written {out}")
 
