@@ -53,8 +53,8 @@ napoletane 20,750-21,349 1,569 -> 1,580 of 1,678, piacentine 20,750-21,549 2,120
 vetoed: gone with `Thresholds.learned_veto_prob` 0.6).
 Every deck again (2026-11-27, eighteenth session; the sixteenth session's weights kept in
 tests/data as ..._2026-11-27), the Italian ones fine-tuned from those on fresh tune crops
-702,000-703,499 (42,011 and 41,367 crops) with blanked covers (--cover 0.3 --blank 0.3: training/
-blank_covers.py; `blanks` set, so the recogniser blanks what lies on cards named already),
+702,000-703,499 (42,011 and 41,367 crops) with blanked covers (--cover 0.3 --blank 0.3;
+training/blank_covers.py; `blanks` set, so the recogniser blanks what lies on named cards),
 6 epochs at --max-lr 1.5e-3, validation 99.67% and 99.69% (unblanked crops). The spent
 held-out Piacentine 7 of cups that the weights before named a 6 at 0.99 alone: 0.62 blanked.
 The recogniser, calibrated, tune 25,600-25,899 against the weights before: napoletane 828 ->

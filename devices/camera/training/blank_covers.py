@@ -5,7 +5,7 @@ already blanked (recognizer `Options.learned_blanks_named`): those pixels show a
 never this one, and where they stand in for this card's covered part they made a Piacentine 7
 of cups, its right half under another 7, look like a 6 of cups to a classifier sure at 0.99
 (spent held-out 9,323,738). A network never trained on blanks is merely less sure of every
-card blanked (tune napoletane 25,000-25,299: five right cards lost), so it is trained on them:
+card blanked (tune napoletane 25,000-25,299: four right cards fewer), so it is trained on them:
 a random part of the crop, cut off by one card edge or by two (a card's corner), set to the
 crop's mean. Some of those covers are chosen to hide just what tells a card from its
 look-alike (`telling_masks`): the network sees both cards so covered, each with its own label,
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from devices.camera.partial_match import _templates_on
-from devices.camera.templates import CANON_H, CANON_W, TemplateSet
+from devices.camera.templates import BACK, CANON_H, CANON_W, TemplateSet
 
 _YY, _XX = np.mgrid[0:CANON_H, 0:CANON_W].astype(np.float32)
 _YY = (_YY + 0.5) / CANON_H - 0.5
@@ -55,7 +55,7 @@ def telling_masks(templates: TemplateSet, rng: np.random.Generator, tries: int =
     `partial_match.closest_lookalike` measures), 40% or more of it showing: keyed by the card
     and which way up (0 as scanned, 1 turned: the crops come either way)."""
     labels = np.array(templates.labels)
-    cards = np.nonzero(labels != "back")[0]
+    cards = np.nonzero(labels != BACK)[0]
     out: dict[tuple[str, int], list[np.ndarray]] = {}
     for _ in range(tries):
         mask = blank_mask(rng, 0.2, 0.6)
