@@ -714,14 +714,18 @@ def _card_sized(pose: CameraPose, quad: np.ndarray, aspect: float) -> bool:
     return bool(abs(short / CARD_WIDTH - 1) < 0.12 and abs(long / (CARD_WIDTH * aspect) - 1) < 0.12)
 
 
+def _in_view(view: TableView, quad: np.ndarray) -> np.ndarray:
+    """An image quad's corners in the view (float32, as cv2's warps want them)."""
+    return cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(-1, 1, 2),
+                                    view.to_view).reshape(-1, 2).astype(np.float32)
+
+
 def _own_cells(owned: np.ndarray, view: TableView, quad: np.ndarray, cells: np.ndarray) -> None:
     """Mark in `owned` (the view's size) the cells (ROWS x COLS, of the canonical card warped
     from the image `quad`) where a partly covered card was seen."""
     canon = np.repeat(np.repeat(cells.astype(np.uint8), CANON_H // ROWS, axis=0),
                       CANON_W // COLS, axis=1)
-    view_quad = cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(-1, 1, 2),
-                                         view.to_view).reshape(-1, 2).astype(np.float32)
-    warp = cv2.getPerspectiveTransform(_CANON_CORNERS - np.float32(0.5), view_quad)
+    warp = cv2.getPerspectiveTransform(_CANON_CORNERS - np.float32(0.5), _in_view(view, quad))
     shown = cv2.warpPerspective(canon, warp, (owned.shape[1], owned.shape[0]),
                                 flags=cv2.INTER_NEAREST)
     np.maximum(owned, shown, out=owned)
@@ -989,8 +993,7 @@ class Recognizer:
             if taken(rect):
                 continue
             quad = order_quad(view.image_points(rect.corners()))
-            view_quad = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64),
-                                                 view.to_view).reshape(-1, 2).astype(np.float32)
+            view_quad = _in_view(view, quad)
             on_named = _canonical_share(owned, view_quad)
             share = float(on_named.mean())
             if share > self.thresholds.max_named_share:
@@ -1361,9 +1364,7 @@ class Recognizer:
         if not self.options.learned_blanks_named or self._classifier is None or \
                 not self._classifier.blanks:
             return None
-        view_quad = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64),
-                                             view.to_view).reshape(-1, 2).astype(np.float32)
-        return _canonical_share(owned, view_quad) > 0.5
+        return _canonical_share(owned, _in_view(view, quad)) > 0.5
 
     def _guess(self, frame: np.ndarray, quad: np.ndarray,
                named: np.ndarray | None = None) -> tuple[np.ndarray, str, float]:
