@@ -1,0 +1,148 @@
+"""How many counted cards of the wide scenes could be named at all from what shows of them: the
+ceiling under issue 16's 99.5% goal, measured on the generator's truth, not the recogniser.
+
+    .venv/bin/python -m tests.bench.nameable_ceiling [--scenes N] [--first-seed S]
+        [--decks napoletane,piacentine,...] [--misses]
+
+A card counts when 45% of its face shows (wide_scoring.py). A Napoletane or Piacentine card
+has no corner index: where what shows of it is the same on another card (a 6 and a 7 of cups
+whose difference lies under the next card), no method can tell which it is. For each counted
+card: its truly visible pixels (the generator's label image, warped to the card's face at
+CEIL_W x CEIL_H), and the fewest of them on which another card of the deck (either way up)
+differs visibly from it on the clean scans (any channel by more than DIFF after a blur like a
+camera's). A card told apart by fewer than N pixels is unnameable at N; the figure printed is
+the share of counted cards nameable at each N. `--misses` runs the recogniser (calibrated) too
+and sorts its misses by the same count: which misses are within reach.
+
+It reads the scans and the generator only; it tunes nothing, so it may run on any seeds (the
+figures in the issue's report say which).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from functools import cache
+
+import cv2
+import numpy as np
+
+from devices.camera.recognizer import Recognizer
+from devices.camera.render import prepared_card
+from devices.camera.wide_scenes import (
+    _LABEL_SCALE,
+    _draw,
+    _kinds,
+    _look,
+    _plan,
+    _pose,
+    _rng,
+    _sensor,
+)
+from devices.camera.wide_scoring import inside
+from studio.cards import DeckArt, DeckKind, deck
+from tests.bench.bench_wide_scenes import DECKS
+
+CEIL_W, CEIL_H = 80, 120  # about the size a card has in a 1280x720 frame
+# a difference a camera keeps (of 1.0) after a blur like its own: at these, the Napoletane 6
+# and 7 of cups are alike on their top and bottom quarters, the 7's middle cup tells them
+BLUR = 2.0
+DIFF = 0.3
+SHIFT = 2  # pixels: how far apart two scans may draw the same thing
+STEPS = (1, 10, 30, 100, 300)  # pixels that must differ (of 9,600)
+_CORNERS = np.float32([[0, 0], [CEIL_W, 0], [CEIL_W, CEIL_H], [0, CEIL_H]])
+
+
+@cache
+def faces(art: DeckArt, kind: DeckKind) -> tuple[list[str], np.ndarray]:
+    """Every card of the deck, its face at the ceiling's size (blurred, 0..1), upright and
+    turned: (codes, array [card, turn, H, W, 3])."""
+    codes, out = [], []
+    for card in deck(kind):
+        face = prepared_card(card.code, art)[:, :, :3]
+        small = cv2.resize(face, (CEIL_W, CEIL_H), interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small.astype(np.float32) / 255.0, (0, 0), BLUR)
+        codes.append(card.code)
+        out.append(np.stack([small, small[::-1, ::-1]]))
+    return codes, np.stack(out)
+
+
+def visible_mask(labels: np.ndarray, label: int, quad: np.ndarray) -> np.ndarray:
+    """Card `label`'s pixels on top in the scene, on its face (CEIL_H x CEIL_W, bool)."""
+    to_face = cv2.getPerspectiveTransform(np.float32(quad) / _LABEL_SCALE, _CORNERS)
+    on_top = (labels == label).astype(np.uint8)
+    return cv2.warpPerspective(on_top, to_face, (CEIL_W, CEIL_H), flags=cv2.INTER_NEAREST,
+                               borderValue=0) > 0
+
+
+@cache
+def gaps(code: str, art: DeckArt, kind: DeckKind) -> np.ndarray:
+    """How far each pixel of `code`'s face is from the nearest match within SHIFT pixels on
+    every card of the deck either way up: two scans of the same pip lie a pixel or two apart,
+    which no camera tells from no difference. [card, turn, H, W] (float16)"""
+    codes, all_faces = faces(art, kind)
+    own = all_faces[codes.index(code), 0]
+    gap = np.full(all_faces.shape[:-1], np.inf, np.float32)
+    for dy in range(-SHIFT, SHIFT + 1):
+        for dx in range(-SHIFT, SHIFT + 1):
+            moved = np.roll(all_faces, (dy, dx), axis=(2, 3))
+            gap = np.minimum(gap, np.abs(moved - own).max(axis=-1))
+    return gap.astype(np.float16)
+
+
+def telling_pixels(code: str, mask: np.ndarray, art: DeckArt, kind: DeckKind) -> int:
+    """The fewest of the `mask`'s pixels on which another card (either way up) differs from
+    `code`."""
+    codes, _ = faces(art, kind)
+    i = codes.index(code)
+    counts = ((gaps(code, art, kind) > DIFF) & mask).reshape(len(codes), 2, -1).sum(axis=-1)
+    counts[i] = np.iinfo(counts.dtype).max  # itself, either way up
+    return int(counts.min())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=300)
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--decks", default="napoletane,piacentine,french40,french52")
+    parser.add_argument("--misses", action="store_true")
+    parser.add_argument("--show", action="store_true", help="print the cards nearly unnameable")
+    args = parser.parse_args()
+    for name in args.decks.split(","):
+        art, kind = _kinds(*DECKS[name])
+        rec = Recognizer(*DECKS[name]) if args.misses else None
+        counted, missed = [], []
+        for seed in range(args.first_seed, args.first_seed + args.scenes):
+            rng = _rng(seed, art, kind)
+            plan = _plan(rng, art, kind)
+            canvas, truth = _draw(plan, hand=plan.hand)
+            found = []
+            if rec is not None:
+                frame = _sensor(rng, _look(rng, canvas.frame, plan.notes), plan.notes)
+                camera = _pose(plan.hom)
+                rec.view(camera)
+                found = rec.recognize(frame, camera)
+            for label, t in enumerate(truth, 1):
+                if not t.counts:
+                    continue
+                n = telling_pixels(t.code, visible_mask(canvas.labels, label, t.quad), art, kind)
+                counted.append(n)
+                if args.show and n < STEPS[2]:
+                    print(f"  {seed} {t.code} {t.visible:.2f} shows, told apart by {n} px")
+                if rec is not None and not any(d.code == t.code and inside(t, d.center)
+                                               for d in found):
+                    missed.append(n)
+        total = len(counted)
+        line = "  ".join(f">={s}px {100.0 * sum(n >= s for n in counted) / total:6.2f}%"
+                         for s in STEPS)
+        print(f"{name:<11} {total} counted  nameable {line}", flush=True)
+        if rec is not None:
+            bins = Counter(next((f"<{s}" for s in STEPS if n < s), f">={STEPS[-1]}")
+                           for n in missed)
+            print(f"{'':<11} {len(missed)} missed, by telling pixels: "
+                  + "  ".join(f"{k} {bins[k]}" for k in [f"<{s}" for s in STEPS]
+                              + [f">={STEPS[-1]}"]), flush=True)
+
+
+if __name__ == "__main__":
+    main()
