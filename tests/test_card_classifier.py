@@ -122,11 +122,11 @@ def test_classifier_alone_adds_cards_where_nothing_fits_what_shows(art: str, kin
     from devices.camera.recognizer import Options, Thresholds
 
     # the localiser's proposals before its turned and fallback cards, no fit from a low
-    # start, and no naming of a nearly named card refitted to the classifier's (which name
-    # some of these cards another way): this judges the classifier's rule in the pipeline it
-    # was made in
+    # start, and no naming of a card refitted to the classifier's, nearly named or put to it
+    # again (which name some of these cards another way): this judges the classifier's rule
+    # in the pipeline it was made in
     earlier = Options(localiser_turns=False, localiser_fallback=False, fit_low_start=False,
-                      paired_near_refit=False)
+                      paired_near_refit=False, learned_on_fit=False)
     alone, paired = WideTally(), WideTally()
     rec = Recognizer(art, kind, options=earlier)
     without = Recognizer(art, kind, options=earlier, thresholds=Thresholds(learned_alone_prob=1.01))
