@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from devices.camera.wide_scenes import _draw, _plan, _rng
+from devices.camera.wide_scenes import labelled_wide_scene
 from studio.cards import DeckArt, DeckKind
 from tests.bench.nameable_ceiling import CEIL_H, CEIL_W, telling_pixels, visible_mask
 
@@ -17,14 +17,13 @@ def test_the_visible_mask_is_the_share_of_the_face_that_shows() -> None:
     says shows (a card wholly in the frame), whole cards nearly all of it."""
     seen = 0
     for seed in range(26_700, 26_710):
-        plan = _plan(_rng(seed, *NAPOLETANE), *NAPOLETANE)
-        canvas, truth = _draw(plan, hand=plan.hand)
-        for label, t in enumerate(truth, 1):
+        scene, labels = labelled_wide_scene(seed, *NAPOLETANE)
+        for label, t in enumerate(scene.truth, 1):
             inside = (t.quad >= 0).all() and (t.quad[:, 0] < 1280).all() and \
                 (t.quad[:, 1] < 720).all()
             if not t.counts or not inside:
                 continue
-            mask = visible_mask(canvas.labels, label, t.quad)
+            mask = visible_mask(labels, label, t.quad)
             assert mask.shape == (CEIL_H, CEIL_W)
             assert abs(float(mask.mean()) - t.visible) < 0.08, (seed, t.code, t.visible)
             seen += 1

@@ -37,7 +37,7 @@ TUNE_SEEDS = range(1_000_000)
 HELD_OUT_SEED_BASE = 9_000_000
 MIN_VISIBLE = 0.45
 MIN_INDEX_VISIBLE = 0.8  # share of a corner index's box that must show (French cards)
-_LABEL_SCALE = 2  # occlusion is measured on a half-size label image
+LABEL_SCALE = 2  # occlusion is measured on a half-size label image
 
 FELTS: dict[str, tuple[float, float, float]] = {  # BGR
     "green": (40, 110, 30), "dark green": (35, 80, 25), "teal": (90, 100, 20),
@@ -162,7 +162,7 @@ class _Canvas:
 
     def __init__(self, felt: np.ndarray) -> None:
         self.frame = felt.astype(np.float32)
-        self.labels = np.zeros((FRAME_H // _LABEL_SCALE, FRAME_W // _LABEL_SCALE), np.int16)
+        self.labels = np.zeros((FRAME_H // LABEL_SCALE, FRAME_W // LABEL_SCALE), np.int16)
         self.areas: dict[int, int] = {}
 
     def shade(self, mask: np.ndarray, strength: float, box: tuple[int, int, int, int]) -> None:
@@ -347,7 +347,7 @@ def _in_frame(quad: np.ndarray) -> float:
 def _share(labels: np.ndarray, label: int, quad: np.ndarray) -> float:
     """The share of `quad` where `label` is on top, the part outside the frame not shown."""
     mask = np.zeros(labels.shape, np.uint8)
-    cv2.fillConvexPoly(mask, np.round(quad / _LABEL_SCALE).astype(np.int32), 1)
+    cv2.fillConvexPoly(mask, np.round(quad / LABEL_SCALE).astype(np.int32), 1)
     total = int(mask.sum())
     return float(((labels == label) & (mask > 0)).sum()) / max(1, total) * _in_frame(quad)
 
@@ -542,12 +542,20 @@ def _kinds(art: DeckArt | str, kind: DeckKind | str | None) -> tuple[DeckArt, De
 
 def wide_scene(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None) -> WideScene:
     """One seeded, domain-randomised scene of this art and deck kind."""
+    return labelled_wide_scene(seed, art, kind)[0]
+
+
+def labelled_wide_scene(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None
+                        ) -> tuple[WideScene, np.ndarray]:
+    """`wide_scene` and its label image: what lies on top at each pixel, at 1/LABEL_SCALE of
+    the frame's size (the scene's i-th truth is label i + 1; 0 the felt), for measures of
+    what shows of each card (tests/bench/nameable_ceiling.py)."""
     art, kind = _kinds(art, kind)
     rng = _rng(seed, art, kind)
     plan = _plan(rng, art, kind)
     canvas, truth = _draw(plan, hand=plan.hand)
     frame = _sensor(rng, _look(rng, canvas.frame, plan.notes), plan.notes)
-    return WideScene(frame, _pose(plan.hom), truth, plan.notes)
+    return WideScene(frame, _pose(plan.hom), truth, plan.notes), canvas.labels
 
 
 @dataclass(frozen=True)

@@ -29,16 +29,7 @@ import numpy as np
 
 from devices.camera.recognizer import Recognizer
 from devices.camera.render import prepared_card
-from devices.camera.wide_scenes import (
-    _LABEL_SCALE,
-    _draw,
-    _kinds,
-    _look,
-    _plan,
-    _pose,
-    _rng,
-    _sensor,
-)
+from devices.camera.wide_scenes import LABEL_SCALE, _kinds, labelled_wide_scene
 from devices.camera.wide_scoring import inside
 from studio.cards import DeckArt, DeckKind, deck
 from tests.bench.bench_wide_scenes import DECKS
@@ -69,7 +60,7 @@ def faces(art: DeckArt, kind: DeckKind) -> tuple[list[str], np.ndarray]:
 
 def visible_mask(labels: np.ndarray, label: int, quad: np.ndarray) -> np.ndarray:
     """Card `label`'s pixels on top in the scene, on its face (CEIL_H x CEIL_W, bool)."""
-    to_face = cv2.getPerspectiveTransform(np.float32(quad) / _LABEL_SCALE, _CORNERS)
+    to_face = cv2.getPerspectiveTransform(np.float32(quad) / LABEL_SCALE, _CORNERS)
     on_top = (labels == label).astype(np.uint8)
     return cv2.warpPerspective(on_top, to_face, (CEIL_W, CEIL_H), flags=cv2.INTER_NEAREST,
                                borderValue=0) > 0
@@ -113,19 +104,15 @@ def main() -> None:
         rec = Recognizer(*DECKS[name]) if args.misses else None
         counted, missed = [], []
         for seed in range(args.first_seed, args.first_seed + args.scenes):
-            rng = _rng(seed, art, kind)
-            plan = _plan(rng, art, kind)
-            canvas, truth = _draw(plan, hand=plan.hand)
+            scene, labels = labelled_wide_scene(seed, art, kind)
             found = []
             if rec is not None:
-                frame = _sensor(rng, _look(rng, canvas.frame, plan.notes), plan.notes)
-                camera = _pose(plan.hom)
-                rec.view(camera)
-                found = rec.recognize(frame, camera)
-            for label, t in enumerate(truth, 1):
+                rec.view(scene.camera)
+                found = rec.recognize(scene.frame, scene.camera)
+            for label, t in enumerate(scene.truth, 1):
                 if not t.counts:
                     continue
-                n = telling_pixels(t.code, visible_mask(canvas.labels, label, t.quad), art, kind)
+                n = telling_pixels(t.code, visible_mask(labels, label, t.quad), art, kind)
                 counted.append(n)
                 if args.show and n < STEPS[2]:
                     print(f"  {seed} {t.code} {t.visible:.2f} shows, told apart by {n} px")
