@@ -16,6 +16,24 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-27, nineteenth session), with `learned_on_fit` and its turned check
+(bench_wide_scenes), deals 9,100,524-9,100,538 (never run before), 15 a deck, this code
+(6f2d6d2), one process beside the full test suite and a still run (the ms are high for that;
+the ratio is the same run's):
+
+    .venv/bin/python -m tests.bench.bench_wide_live --deals 15 --first-seed 9100524 \
+        --modes calibrated
+
+    cards told right, tracked; false; ms a frame tracked / every frame (ratio)
+    napoletane   47/47, 0   16.80 / 45.93  (0.37x)
+    piacentine   40/40, 0   25.86 / 53.56  (0.48x)
+    french40     48/48, 0   13.39 / 38.54  (0.35x)
+    french52     46/49, 0   15.86 / 39.78  (0.40x)   missed 9100536 3s (97% showing), 9100538
+                                                    3d and 4s (whole), every frame too
+
+181/184 (98.37%), 0 false reports (6 repeated: a card reported twice, which the cross-check
+ignores). Pooled with the earlier sessions' held-out deals: 4,959/4,991 (99.36%).
+
 Held-out report (2026-11-27, eighteenth session), with `lookalike_unseparated` and the
 classifiers trained on blanked covers (bench_wide_scenes), deals 9,100,504-9,100,523 (never
 run before), 20 a deck, this code (275a9ec), one process beside two still runs (the ms are

@@ -41,6 +41,10 @@ Before it, the first form (`learned_on_fit` alone, 973e702) on seeds 9,325,950-9
 +94, but 1 false card the start did not make (napoletane 9,327,661: a 7 of cups read at 0.97
 on an outline across a tight cascade, 0.74 turned; looked at, so spent: the turned check
 came from it, at the cost of 1 card of 5,475 on tune seeds).
+Uncalibrated, seeds 9,329,950-9,330,049 (never run before, 100 a deck, `--modes uncalibrated
+--ab learned_on_fit`): 1,069 against 1,054 of 1,198 (89.23% / 87.98%; napoletane 232 / 226 of
+268, piacentine 277 / 269 of 320, french40 296 / 296 of 309, french52 264 / 263 of 301), 0
+false either way.
 
 Held-out report, 2026-11-27 (eighteenth session), with `lookalike_unseparated` (the look-alike
 rules also ask about a card the partial judge refused before separating it; a French card is
