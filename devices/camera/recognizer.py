@@ -1314,7 +1314,8 @@ class Recognizer:
         by `_learned`'s rules with the judge's card expected, and by the look-alike rule
         (Options.learned_on_fit). Its first answer came from an outline pixels off. Not where
         another outline of the same card was `doubted` (named, but not told from a look-
-        alike): a second outline is a second try at the same evidence, not more of it."""
+        alike): a second outline is a second try at the same evidence, not more of it. And
+        only when the crop reads so turned half round too (Options.learned_on_fit_turned)."""
         fitted_to, guess = tried
         label = self._learned_fit_label(fitted_to, guess) if self.options.learned_on_fit \
             else None
@@ -1467,8 +1468,7 @@ class Recognizer:
         and the card is the crop's best template match. `guess`: the classifier's answer on
         this quad, when asked already (`_guess`). `covered`: the crop lies mostly on cards
         named already (`learned_covered_share`), so it must be surer."""
-        clf = self._classifier
-        if clf is None:
+        if self._classifier is None:
             return None
         th = self.thresholds
         alone = expected in (BACK, OTHER)  # no card fits what shows
@@ -1486,10 +1486,8 @@ class Recognizer:
         top = list(dict.fromkeys(self.templates.labels[i] for i in order))
         if label not in top[:1 if alone else th.learned_agree]:
             return None
-        if alone:
-            turned, p_turned = clf.best(np.ascontiguousarray(crop[::-1, ::-1]), self._known)
-            if turned != label or p_turned < th.learned_alone_prob:
-                return None
+        if alone and not self._turned_agrees(crop, label, th.learned_alone_prob):
+            return None
         # scored as the judge scores (its template's correlation), the margin is the certainty
         score = max(float(scores[i]) for i in order if self.templates.labels[i] == label)
         return Candidate(quad, label, score, prob, 0.0, True)
