@@ -1048,10 +1048,11 @@ class Recognizer:
                 if learned is None:
                     refit = self._refit_to_learned(frame, view, rect, quad, shortlist, fitted_to,
                                                    guess, hidden)
-                    if refit is None:
+                    if refit is not None and not refit[0].accepted:
                         learned = self._learned_on_fit(
-                            frame, view, rect, quad, shortlist, (fitted_to, guess), hidden,
-                            owned, share > self.thresholds.learned_covered_share, doubted)
+                            frame, view, refit[0], guess, shortlist, owned,
+                            share > self.thresholds.learned_covered_share, doubted)
+                        refit = None
                         if learned is not None and self._learned_refused(
                                 frame, view, learned, np.maximum(owned, claimed)):
                             learned = None  # the corner index may name it yet
@@ -1279,7 +1280,8 @@ class Recognizer:
         off. So the pose is fitted to that card and the partial judge asked again, with its
         usual limits: the classifier only says which card to fit. `hidden`: the cells known
         covered, as the first judgement had them (tune seeds 6400-6699 and 7400-7799: 6 cards
-        more of 8,200 calibrated, none false)."""
+        more of 8,200 calibrated, none false). The judgement on the fitted outline, accepted
+        or not (for `_learned_on_fit`); None when there was no card to fit."""
         label = self._learned_fit_label(fitted_to, guess)
         if label is None:
             return None
@@ -1291,7 +1293,7 @@ class Recognizer:
         if not cand.accepted and self.options.paired_near_refit and \
                 self._nearly_and_learned(frame, quad, cand):
             cand = replace(cand, accepted=True)
-        return (cand, cells) if cand.accepted else None
+        return cand, cells
 
     def _learned_refused(self, frame: np.ndarray, view: TableView, learned: Candidate,
                          outlined: np.ndarray) -> bool:
@@ -1303,31 +1305,25 @@ class Recognizer:
                 outlined, _in_view(view, learned.quad)).mean())
             > self.thresholds.learned_yield_share)
 
-    def _learned_on_fit(self, frame: np.ndarray, view: TableView, rect: CardRect,
-                        quad: np.ndarray, shortlist: np.ndarray | None,
-                        tried: tuple[str | None, tuple[np.ndarray, str, float] | None],
-                        hidden: np.ndarray | None, owned: np.ndarray, covered: bool,
+    def _learned_on_fit(self, frame: np.ndarray, view: TableView, judged: Candidate,
+                        guess: tuple[np.ndarray, str, float] | None,
+                        shortlist: np.ndarray | None, owned: np.ndarray, covered: bool,
                         doubted: list[tuple[np.ndarray, str]]) -> Candidate | None:
-        """A covered card `_refit_to_learned` fitted to the classifier's card, which the
-        partial judge then takes for that card but will not name (too little shows to tell
-        it apart, or it refused before): the classifier asked again on the fitted outline,
+        """A covered card `_refit_to_learned` fitted to the classifier's card (its `guess`),
+        which the partial judge then takes for that card but will not name (`judged`: too
+        little shows to tell it apart, or it refused before): the classifier asked again on
+        the fitted outline,
         by `_learned`'s rules with the judge's card expected, and by the look-alike rule
         (Options.learned_on_fit). Its first answer came from an outline pixels off. Not where
         another outline of the same card was `doubted` (named, but not told from a look-
         alike): a second outline is a second try at the same evidence, not more of it. And
         only when the crop reads so turned half round too (Options.learned_on_fit_turned)."""
-        fitted_to, guess = tried
-        label = self._learned_fit_label(fitted_to, guess) if self.options.learned_on_fit \
-            else None
-        if label is None:
+        if not self.options.learned_on_fit or guess is None or judged.label != guess[1]:
             return None
-        fitted = self._fit_quad(frame, view, rect, quad, label)
+        label, fitted = judged.label, judged.quad
         width = float(np.linalg.norm(fitted[1] - fitted[0]))
         if any(code == label and float(np.linalg.norm(seen.mean(axis=0) - fitted.mean(axis=0)))
                < 0.25 * width for seen, code in doubted):
-            return None
-        judged, _ = self._judge_partial(frame, fitted, shortlist, hidden)
-        if judged.label != label:
             return None
         guess = self._guess(frame, fitted, self._on_named(owned, view, fitted))
         learned = self._learned(frame, fitted, shortlist, label, guess, covered)
