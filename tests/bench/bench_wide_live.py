@@ -375,6 +375,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from dataclasses import replace
 
 import cv2
 
@@ -412,15 +413,23 @@ def source(art: str, kind: str, deal_camera: CameraPose, calibrated: bool,
     return made
 
 
-def run_deals(deck: str, seeds: range, mode: str) -> dict[str, tuple[LiveTally, list[float]]]:
-    """Each deal's frames through the tracked path and the every-frame path."""
+def run_deals(deck: str, seeds: range, mode: str,
+              ab: str | None = None) -> dict[str, tuple[LiveTally, list[float]]]:
+    """Each deal's frames through the tracked path and the every-frame path; with `ab` (an
+    Options switch) also the tracked path with that switch flipped, in the same run."""
     art, kind = DECKS[deck]
-    out = {name: (LiveTally(), []) for name in PATHS}
+    names = list(PATHS) + ([f"tracked -{ab}"] if ab else [])
+    out: dict[str, tuple[LiveTally, list[float]]] = {name: (LiveTally(), []) for name in names}
     for seed in seeds:
         deal = wide_deal(seed, art, kind)
         paths = {name: (source(art, kind, deal.camera, mode == "calibrated", tracked,
                                hinted=now, explained=now), LiveScorer())
                  for name, (tracked, now) in PATHS.items()}
+        if ab:
+            flipped = source(art, kind, deal.camera, mode == "calibrated", True)
+            options = flipped.recognizer.options
+            flipped.recognizer.options = replace(options, **{ab: not getattr(options, ab)})
+            paths[f"tracked -{ab}"] = (flipped, LiveScorer())
         for n, frame in enumerate(deal.frames):
             for name, (path, scorer) in paths.items():
                 t0 = time.perf_counter()
@@ -451,6 +460,8 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=None)
     parser.add_argument("--decks", default=",".join(DECKS))
     parser.add_argument("--modes", default="calibrated,uncalibrated")
+    parser.add_argument("--ab", default=None, metavar="OPTION",
+                        help="also the tracked path with this Options switch flipped")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     first = args.first_seed if args.first_seed is not None else (
@@ -462,7 +473,7 @@ def main() -> None:
     for deck in args.decks.split(","):
         print(deck, flush=True)
         for mode in args.modes.split(","):
-            runs = run_deals(deck, seeds, mode)
+            runs = run_deals(deck, seeds, mode, args.ab)
             for name, (tally, ms) in runs.items():
                 print(line(f"{mode} {name}", tally, ms), flush=True)
                 if tally.false_examples:
@@ -472,6 +483,10 @@ def main() -> None:
             tracked, before, every = (statistics.mean(runs[k][1]) for k in PATHS)
             print(f"  {mode}: tracked / every frame = {tracked / every:.2f}x, tracked / "
                   f"tracked before = {tracked / before:.2f}x", flush=True)
+            if args.ab:
+                flipped = statistics.mean(runs[f"tracked -{args.ab}"][1])
+                print(f"  {mode}: tracked / tracked -{args.ab} = {tracked / flipped:.2f}x",
+                      flush=True)
 
 
 if __name__ == "__main__":
