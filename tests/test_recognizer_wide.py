@@ -50,10 +50,14 @@ from devices.camera.wide_scoring import WideTally, score_wide
 
 # the localiser's proposals as they were before its turned and fallback cards (2026-11-26),
 # which also find some cards the tests below were written for: those tests judge their own
-# change against the pipeline it was made in
-EARLIER = Options(localiser_turns=False, localiser_fallback=False)
-# tests of changes made before `learned_on_fit`, whose refused cards it names another way
-ONCE = Options(learned_on_fit=False)
+# change against the pipeline it was made in (and without the hand's step, `cascade`, newer)
+EARLIER = Options(localiser_turns=False, localiser_fallback=False, cascade=False)
+# tests of changes made before `learned_on_fit` and `cascade`, whose refused cards these name
+# another way
+ONCE = Options(learned_on_fit=False, cascade=False)
+# tests of changes made before `cascade` (the cards a hand's step proposes), which names
+# their refused cards another way
+UNCASCADED = Options(cascade=False)
 # the Napoletane classifier's weights before 2026-11-26's (card_classifier.py), which the tests
 # of changes made with them judge those changes with: the newer weights name some of their
 # cards by other paths, with or without the change
@@ -397,10 +401,10 @@ def test_a_covered_card_the_classifier_names_at_0_9_when_both_template_judges_ag
     classifier names it at 0.93 (0.917 with the weights before): refused at the old bar
     (0.95), named at 0.9 (`Thresholds.learned_min_prob`), the other cards as before."""
     scene = wide_scene(18132, "piacentine", "italian40")
-    now = Recognizer("piacentine", "italian40", classifier=PIACENTINE_BEFORE).recognize(
-        scene.frame, scene.camera)
+    now = Recognizer("piacentine", "italian40", classifier=PIACENTINE_BEFORE,
+                     options=UNCASCADED).recognize(scene.frame, scene.camera)
     before = Recognizer("piacentine", "italian40", thresholds=Thresholds(
-        learned_min_prob=0.95), classifier=PIACENTINE_BEFORE).recognize(
+        learned_min_prob=0.95), classifier=PIACENTINE_BEFORE, options=UNCASCADED).recognize(
         scene.frame, scene.camera)
     assert sorted(d.code for d in now) == sorted([d.code for d in before] + ["Ad"])
     assert score_wide(now, scene.truth).right == score_wide(now, scene.truth).expected == 5
@@ -563,11 +567,12 @@ def test_a_localiser_peak_whose_axis_is_off_proposes_its_card_turned(seed: int) 
     degrees off (a fan's top card among its neighbours' edges) and nothing else proposed the
     card: its card turned a little either way (`localiser_turns`) is named; nothing false."""
     scene = wide_scene(seed, "french", "french40")
-    now = score_wide(Recognizer("french", "french40", classifier=FRENCH_THEN).recognize(
+    now = score_wide(Recognizer("french", "french40", classifier=FRENCH_THEN,
+                                options=UNCASCADED).recognize(scene.frame, scene.camera),
+                     scene.truth)
+    before = score_wide(Recognizer("french", "french40", options=replace(
+        UNCASCADED, localiser_turns=False), classifier=FRENCH_THEN).recognize(
         scene.frame, scene.camera), scene.truth)
-    before = score_wide(Recognizer("french", "french40", options=Options(
-        localiser_turns=False), classifier=FRENCH_THEN).recognize(scene.frame, scene.camera),
-        scene.truth)
     assert now.false == 0 and now.right == before.right + 1 == now.expected
 
 
@@ -602,9 +607,10 @@ def test_a_localiser_peak_beside_an_outline_hypothesis_is_judged_when_that_is_no
     dropped as the same card: judged last (`localiser_fallback`), it is named; nothing
     false."""
     scene = wide_scene(seed, art, kind)
-    now = score_wide(Recognizer(art, kind, classifier=_then(art)).recognize(
-        scene.frame, scene.camera), scene.truth)
-    before = score_wide(Recognizer(art, kind, options=Options(localiser_fallback=False),
+    now = score_wide(Recognizer(art, kind, classifier=_then(art), options=UNCASCADED)
+                     .recognize(scene.frame, scene.camera), scene.truth)
+    before = score_wide(Recognizer(art, kind, options=replace(UNCASCADED,
+                                                              localiser_fallback=False),
                                    classifier=_then(art)).recognize(scene.frame, scene.camera),
                         scene.truth)
     assert now.false == 0 and now.right == before.right + 1 == now.expected
@@ -970,9 +976,10 @@ def test_a_card_the_judge_names_with_a_near_look_alike_needs_the_classifier_sure
     from the 6 little where it shows, so the judge alone is not enough, the classifier must
     name the card at `near_lookalike_prob` (`judged_lookalike`): refused."""
     _one_false_card_gone(wide_scene(23098, "piacentine", "italian40"),
-                         Recognizer("piacentine",
-                                    options=_without_lookalikes(judged_lookalike=True)),
-                         Recognizer("piacentine", options=_without_lookalikes()), "6c")
+                         Recognizer("piacentine", options=_without_lookalikes(
+                             judged_lookalike=True, cascade=False)),
+                         Recognizer("piacentine", options=_without_lookalikes(cascade=False)),
+                         "6c")
 
 
 def test_a_card_refused_before_it_was_told_apart_still_has_its_look_alike_asked() -> None:

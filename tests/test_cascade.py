@@ -1,0 +1,92 @@
+"""The cards a hand's named cards propose (devices/camera/cascade.py) and what the recogniser
+names from them (Options.cascade)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from devices.camera.cascade import Laid, cascade_proposals
+from devices.camera.recognizer import Options, Recognizer
+from devices.camera.wide_scenes import wide_scene
+from devices.camera.wide_scoring import score_wide
+
+W = 50.0  # a card's width in view pixels
+
+
+def _inside(quad: np.ndarray, point: tuple[float, float]) -> bool:
+    return cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2), point,
+                                False) >= 0
+
+
+def _near(proposals: list[Laid], x: float, y: float, angle: float = 0.0) -> bool:
+    return any(abs(p.x - x) < 0.5 and abs(p.y - y) < 0.5 and abs(p.angle - angle) < 1e-6
+               for p in proposals)
+
+
+def test_a_cascade_gap_is_split_into_the_step_of_its_neighbours() -> None:
+    """Three cards named at a step of 20 px, then a gap of 80 px (three cards missing):
+    the gap's middle cards are proposed at the neighbours' step, and one step past the
+    first pair's outer card."""
+    laid = [Laid(0, 0, 0), Laid(20, 0, 0), Laid(40, 0, 0), Laid(120, 0, 0)]
+    out = cascade_proposals(laid, W)
+    assert all(_near(out, x, 0) for x in (60, 80, 100))
+    assert _near(out, -20, 0)  # beyond the neighbours at 0 and 20
+    assert not any(abs(p.y) > 1e-9 for p in out)  # all along the hand's line
+    assert not any(p.x < -20.5 or p.x > 120.5 for p in out)  # one step beyond at most
+
+
+def test_a_pair_with_a_named_card_between_proposes_nothing_across_it() -> None:
+    """0 and 100 have 40 between them: only (0, 40) and (40, 100) are pairs, so nothing
+    lands at 50 (the split of 0-100 in two)."""
+    out = cascade_proposals([Laid(0, 0, 0), Laid(40, 0, 0), Laid(100, 0, 0)], W)
+    assert _near(out, 20, 0) and _near(out, 70, 0)
+    assert not _near(out, 50, 0)
+
+
+def test_a_fan_turns_the_proposed_card_between_its_neighbours() -> None:
+    """Two cards of a fan 20 degrees apart: the card between is turned half-way."""
+    a, b = np.radians(80.0), np.radians(100.0)
+    out = cascade_proposals([Laid(0, 0, a), Laid(40, 0, b)], W)
+    assert _near(out, 20, 0, np.radians(90.0))
+
+
+@pytest.mark.parametrize("second", [
+    Laid(5 * W, 0, 0.0),  # too far apart (the limit: 4.5 card widths)
+    Laid(40, 0, np.radians(60.0)),  # turned across: not one hand
+    Laid(2, 0, 0.0),  # the same card twice
+])
+def test_cards_not_of_one_hand_propose_nothing(second: Laid) -> None:
+    assert cascade_proposals([Laid(0, 0, 0), second], W) == []
+
+
+def test_the_axis_half_way_is_taken_the_short_way_round() -> None:
+    """Axes at 175 and 5 degrees are 10 degrees apart (an axis turned half round is the
+    same): the card between lies at 0 (or 180), not at 90."""
+    out = cascade_proposals([Laid(0, 0, np.radians(175.0)), Laid(40, 0, np.radians(5.0))], W)
+    mid = [p for p in out if abs(p.x - 20) < 0.5]
+    assert mid and all(abs(np.sin(p.angle)) < 0.01 for p in mid)
+
+
+# tune scenes where a card the proposals find is named only with them (tune 28,000-28,149)
+NAMED_BY_STEP = [("napoletane", 28116, "Jb"), ("napoletane", 28083, "2b")]
+
+
+@pytest.mark.parametrize(("deck", "seed", "code"), NAMED_BY_STEP)
+def test_a_middle_card_of_a_hand_is_named_from_its_neighbours_step(
+        deck: str, seed: int, code: str) -> None:
+    scene = wide_scene(seed, deck)
+    with_step = Recognizer(deck).recognize(scene.frame, scene.camera)
+    without = Recognizer(deck, options=replace(Options(), cascade=False)).recognize(
+        scene.frame, scene.camera)
+
+    def named(found: list) -> bool:
+        truth = next(t for t in scene.truth if t.code == code)
+        return any(d.code == code and _inside(truth.quad, d.center) for d in found)
+
+    assert named(with_step) and not named(without)
+    assert score_wide(with_step, scene.truth).false == 0
+    assert score_wide(with_step, scene.truth).right > score_wide(without, scene.truth).right
