@@ -47,6 +47,15 @@ def test_a_pair_with_a_named_card_between_proposes_nothing_across_it() -> None:
     assert not _near(out, 50, 0)
 
 
+def test_a_gap_with_no_step_known_is_split_in_up_to_five() -> None:
+    """Two named cards 100 px apart, no neighbours named: four cards' steps fit (a hand of
+    five with its three middle cards unnamed); split in 4, the three are proposed, and not
+    with the split limited to 3."""
+    laid = [Laid(0, 0, 0), Laid(100, 0, 0)]
+    assert all(_near(cascade_proposals(laid, W), x, 0) for x in (25, 50, 75))
+    assert not _near(cascade_proposals(laid, W, most_split=3), 25, 0)
+
+
 def test_a_fan_turns_the_proposed_card_between_its_neighbours() -> None:
     """Two cards of a fan 20 degrees apart: the card between is turned half-way."""
     a, b = np.radians(80.0), np.radians(100.0)
@@ -71,8 +80,10 @@ def test_the_axis_half_way_is_taken_the_short_way_round() -> None:
     assert mid and all(abs(np.sin(p.angle)) < 0.01 for p in mid)
 
 
-# tune scenes where a card the proposals find is named only with them (tune 28,000-28,149)
-NAMED_BY_STEP = [("napoletane", 28116, "Jb"), ("napoletane", 28083, "2b")]
+# tune scenes where a card the proposals find is named only with them (tune 28,000-28,149;
+# piacentine 28785: a cascade of five, its two middle cards between named ones 2 steps apart)
+NAMED_BY_STEP = [("napoletane", 28116, "Jb"), ("napoletane", 28083, "2b"),
+                 ("piacentine", 28785, "5d"), ("piacentine", 28785, "3b")]
 
 
 @pytest.mark.parametrize(("deck", "seed", "code"), NAMED_BY_STEP)

@@ -59,18 +59,20 @@ def _pairs(laid: list[Laid], card_w: float, max_turn: float,
 
 
 def cascade_proposals(laid: list[Laid], card_w: float, max_turn: float = np.radians(25.0),
-                      max_gap: float = 4.5, min_step: float = 0.12) -> list[Laid]:
+                      max_gap: float = 4.5, min_step: float = 0.12,
+                      most_split: int = 5) -> list[Laid]:
     """Cards proposed between and beyond each pair of named cards that may be of one hand
-    (`_pairs`). Between: the gap split into 2 or 3 equal steps, or into as many as the
-    steps of neighbouring named cards (pairs under a card width apart) fit in it, give or
-    take one; no step under `min_step` card widths. Beyond: one step past either card of a
-    neighbouring pair. Proposals may repeat one another; the caller drops those near a card
-    named."""
+    (`_pairs`). Between: the gap split into 2 to `most_split` equal steps, or into as many
+    as the steps of neighbouring named cards (pairs under a card width apart) fit in it,
+    give or take one; no step under `min_step` card widths. Beyond: one step past either
+    card of a neighbouring pair. Proposals may repeat one another; the caller drops those
+    near a card named."""
     pairs = _pairs(laid, card_w, max_turn, max_gap)
     steps = [gap for _, _, gap in pairs if min_step * card_w <= gap < card_w]
     out: list[Laid] = []
     for a, b, gap in pairs:
-        counts = {2, 3} | {round(gap / s) + d for s in steps for d in (-1, 0, 1)}
+        counts = set(range(2, most_split + 1)) | {round(gap / s) + d for s in steps
+                                                  for d in (-1, 0, 1)}
         for n in sorted(c for c in counts if c >= 2 and gap / c >= min_step * card_w):
             out += [Laid(a.x + (b.x - a.x) * k / n, a.y + (b.y - a.y) * k / n,
                          _mean_axis(a.angle, b.angle, k / n)) for k in range(1, n)]

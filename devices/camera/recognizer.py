@@ -406,7 +406,9 @@ class Options:
     learned_on_fit_turned: bool = True
     # a hand's named cards propose the cards between and beyond them at its step (cascade.py):
     # tune 28,300-28,599 calibrated, four decks, 3,366 vs 3,341 of 3,469; uncalibrated
-    # 28,600-28,699: 935 vs 926 of 1,011; 0 false either way; +14% ms a still, +5% live
+    # 28,600-28,699: 935 vs 926 of 1,011; 0 false either way; +14% ms a still, +5% live.
+    # The gap split in up to 5 (cascade_proposals' most_split; 3 before): tune 28,700-28,999
+    # Italian and 29,000-29,299 four decks, +7 of 5,078, no false card more
     cascade: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
