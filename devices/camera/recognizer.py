@@ -273,7 +273,8 @@ class Thresholds:
     sweep_passes: int = 2
     sweep_hypotheses: int = 30
     partial: PartialLimits = field(default_factory=PartialLimits)
-    cascade_on_cards: float = 0.8  # a card a hand's step proposes lies this much on cards
+    # a card a hand's step proposes lies this much on the not-felt mask (on cards)
+    cascade_on_cards: float = 0.8
 
 
 @dataclass(frozen=True)
@@ -958,6 +959,7 @@ class Recognizer:
         `tried` already, nor twice, nor where the view's not-felt `mask` shows felt (a card
         lies there only if all of it is on cards: its own face or others')."""
         solid = (mask > 0).astype(np.uint8)
+
         def laid(rect: CardRect) -> Laid:
             return Laid(float(rect.centre[0]), float(rect.centre[1]),
                         float(np.arctan2(rect.long_axis[1], rect.long_axis[0])))
