@@ -6,6 +6,7 @@ tracker and the voter (voting.CameraCardSource). Issue 16's time goal is for thi
 
     .venv/bin/python -m tests.bench.bench_wide_live [--deals 50] [--split held-out|tune]
         [--first-seed N] [--decks napoletane,...] [--modes calibrated,uncalibrated]
+        [--ab OPTION]  (also the tracked path with that Options switch flipped, same run)
 
 For each deck and mode, two runs over the same frames: tracked (the live path) and every frame
 recognised (the baseline, same run). Printed: the cards the table was told right (of the cards
@@ -15,6 +16,25 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
+
+Held-out report (2026-11-27, twentieth session), with the cards a hand's step proposes
+(`cascade`, bench_wide_scenes), deals 9,100,539-9,100,553 (never run before), 15 a deck, this
+code (148291b) from a fresh clone, beside the uncalibrated still run for its first minutes:
+
+    .venv/bin/python -m tests.bench.bench_wide_live --deals 15 --first-seed 9100539 \
+        --modes calibrated --ab cascade
+
+    deck        tracked                  ms a frame (p95)   -cascade ms   every frame ms
+    napoletane  51/51, 0 false           16.28 (72.4)       14.78         39.56
+    piacentine  64/64, 0 false           20.93 (106.9)      19.81         54.29
+    french40    40/40, 0 false           15.12 (69.7)       13.94         39.47
+    french52    59/59, 0 false           20.65 (107.7)      18.73         52.61
+
+214/214 cards told right, 0 false reports, with and without `cascade`; tracked 0.38-0.41x the
+every-frame path, 1.06-1.10x without `cascade` (18.6 ms against 17.1 over the 2,976 frames).
+This machine is slower than the last session's: alone, tune deals 26,500-26,509 napoletane
+(`--split tune --deals 10 --first-seed 26500 --decks napoletane --modes calibrated --ab
+cascade`) ran at 14.68 ms tracked against 13.98 without (the last machine: 9.14 ms).
 
 Held-out report (2026-11-27, nineteenth session), with `learned_on_fit` and its turned check
 (bench_wide_scenes), deals 9,100,524-9,100,538 (never run before), 15 a deck, this code

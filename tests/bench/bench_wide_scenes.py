@@ -12,6 +12,31 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
+Held-out report, 2026-11-27 (twentieth session), with the cards a hand's named cards propose
+between and beyond them at its step (`cascade`, devices/camera/cascade.py): seeds 9,330,050-
+9,332,049, never run before, 2,000 scenes per deck, calibrated, this code (148291b) with
+`--ab cascade` (the code with it off is the session's start: the switch gates all of the
+session's change); two processes, two decks each, from a fresh clone, nothing else running:
+
+    .venv/bin/python -m tests.bench.bench_wide_scenes --first-seed 9330050 --scenes 2000 \
+        --no-baseline --modes calibrated --ab cascade --decks napoletane,piacentine
+        (and french40,french52)
+
+    deck        calibrated, 2,000 scenes      false cards    the session's start
+    napoletane  97.17% (5397/5554)            0              96.38% (5353), 0 false
+    piacentine  96.20% (5386/5599)            0              95.50% (5347), 0 false
+    french40    97.41% (5448/5593)            0              96.59% (5402), 0 false
+    french52    96.87% (5264/5434)            0              95.99% (5216), 0 false
+
+Together 21,495/22,180 (96.91%) against 21,318 (96.11%): +177 cards; 0 false cards in 8,000
+scenes either way. By the share that shows: 45-55% 1,506/1,968, 55-70% 1,402/1,535, 70-85%
+1,191/1,214, 85-98% 2,434/2,470, whole 14,962/14,993 (99.79%). Time: 52-66 ms a still
+against 44-57 (+15-18%; the live path's time is bench_wide_live's).
+Uncalibrated, seeds 9,332,050-9,332,149 (never run before, 100 a deck, `--modes uncalibrated
+--ab cascade`, beside the live run): 1,037 against 1,029 of 1,126 (92.10% / 91.39%;
+napoletane 269 / 269 of 296, piacentine 263 / 260 of 292, french40 236 / 235 of 252,
+french52 269 / 265 of 286), 0 false either way.
+
 Held-out report, 2026-11-27 (nineteenth session), with a covered card refitted to the
 classifier's card put to the classifier again on the fitted outline (`learned_on_fit`, and
 read so turned half round, `learned_on_fit_turned`): seeds 9,327,950-9,329,949, never run
