@@ -5,24 +5,25 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
-from devices.camera.cascade import Laid, cascade_proposals
+from devices.camera.card_localiser import Peak
+from devices.camera.cascade import cascade_proposals
 from devices.camera.recognizer import Options, Recognizer
+from devices.camera.scoring import inside
 from devices.camera.wide_scenes import wide_scene
 from devices.camera.wide_scoring import score_wide
 
 W = 50.0  # a card's width in view pixels
 
 
-def _inside(quad: np.ndarray, point: tuple[float, float]) -> bool:
-    return cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2), point,
-                                False) >= 0
+def card(x: float, y: float, angle: float) -> Peak:
+    """A named card at (x, y) along `angle` (view pixels, radians)."""
+    return Peak(x, y, angle, 1.0)
 
 
-def _near(proposals: list[Laid], x: float, y: float, angle: float = 0.0) -> bool:
+def _near(proposals: list[Peak], x: float, y: float, angle: float = 0.0) -> bool:
     return any(abs(p.x - x) < 0.5 and abs(p.y - y) < 0.5 and abs(p.angle - angle) < 1e-6
                for p in proposals)
 
@@ -31,8 +32,8 @@ def test_a_cascade_gap_is_split_into_the_step_of_its_neighbours() -> None:
     """Three cards named at a step of 20 px, then a gap of 80 px (three cards missing):
     the gap's middle cards are proposed at the neighbours' step, and one step past the
     first pair's outer card."""
-    laid = [Laid(0, 0, 0), Laid(20, 0, 0), Laid(40, 0, 0), Laid(120, 0, 0)]
-    out = cascade_proposals(laid, W)
+    hand = [card(0, 0, 0), card(20, 0, 0), card(40, 0, 0), card(120, 0, 0)]
+    out = cascade_proposals(hand, W)
     assert all(_near(out, x, 0) for x in (60, 80, 100))
     assert _near(out, -20, 0)  # beyond the neighbours at 0 and 20
     assert not any(abs(p.y) > 1e-9 for p in out)  # all along the hand's line
@@ -42,7 +43,7 @@ def test_a_cascade_gap_is_split_into_the_step_of_its_neighbours() -> None:
 def test_a_pair_with_a_named_card_between_proposes_nothing_across_it() -> None:
     """0 and 100 have 40 between them: only (0, 40) and (40, 100) are pairs, so nothing
     lands at 50 (the split of 0-100 in two)."""
-    out = cascade_proposals([Laid(0, 0, 0), Laid(40, 0, 0), Laid(100, 0, 0)], W)
+    out = cascade_proposals([card(0, 0, 0), card(40, 0, 0), card(100, 0, 0)], W)
     assert _near(out, 20, 0) and _near(out, 70, 0)
     assert not _near(out, 50, 0)
 
@@ -51,31 +52,31 @@ def test_a_gap_with_no_step_known_is_split_in_up_to_five() -> None:
     """Two named cards 100 px apart, no neighbours named: four cards' steps fit (a hand of
     five with its three middle cards unnamed); split in 4, the three are proposed, and not
     with the split limited to 3."""
-    laid = [Laid(0, 0, 0), Laid(100, 0, 0)]
-    assert all(_near(cascade_proposals(laid, W), x, 0) for x in (25, 50, 75))
-    assert not _near(cascade_proposals(laid, W, most_split=3), 25, 0)
+    hand = [card(0, 0, 0), card(100, 0, 0)]
+    assert all(_near(cascade_proposals(hand, W), x, 0) for x in (25, 50, 75))
+    assert not _near(cascade_proposals(hand, W, most_split=3), 25, 0)
 
 
 def test_a_fan_turns_the_proposed_card_between_its_neighbours() -> None:
     """Two cards of a fan 20 degrees apart: the card between is turned half-way."""
     a, b = np.radians(80.0), np.radians(100.0)
-    out = cascade_proposals([Laid(0, 0, a), Laid(40, 0, b)], W)
+    out = cascade_proposals([card(0, 0, a), card(40, 0, b)], W)
     assert _near(out, 20, 0, np.radians(90.0))
 
 
 @pytest.mark.parametrize("second", [
-    Laid(5 * W, 0, 0.0),  # too far apart (the limit: 4.5 card widths)
-    Laid(40, 0, np.radians(60.0)),  # turned across: not one hand
-    Laid(2, 0, 0.0),  # the same card twice
+    card(5 * W, 0, 0.0),  # too far apart (the limit: 4.5 card widths)
+    card(40, 0, np.radians(60.0)),  # turned across: not one hand
+    card(2, 0, 0.0),  # the same card twice
 ])
-def test_cards_not_of_one_hand_propose_nothing(second: Laid) -> None:
-    assert cascade_proposals([Laid(0, 0, 0), second], W) == []
+def test_cards_not_of_one_hand_propose_nothing(second: Peak) -> None:
+    assert cascade_proposals([card(0, 0, 0), second], W) == []
 
 
 def test_the_axis_half_way_is_taken_the_short_way_round() -> None:
     """Axes at 175 and 5 degrees are 10 degrees apart (an axis turned half round is the
     same): the card between lies at 0 (or 180), not at 90."""
-    out = cascade_proposals([Laid(0, 0, np.radians(175.0)), Laid(40, 0, np.radians(5.0))], W)
+    out = cascade_proposals([card(0, 0, np.radians(175.0)), card(40, 0, np.radians(5.0))], W)
     mid = [p for p in out if abs(p.x - 20) < 0.5]
     assert mid and all(abs(np.sin(p.angle)) < 0.01 for p in mid)
 
@@ -96,7 +97,7 @@ def test_a_middle_card_of_a_hand_is_named_from_its_neighbours_step(
 
     def named(found: list) -> bool:
         truth = next(t for t in scene.truth if t.code == code)
-        return any(d.code == code and _inside(truth.quad, d.center) for d in found)
+        return any(d.code == code and inside(truth, d.center) for d in found)
 
     assert named(with_step) and not named(without)
     assert score_wide(with_step, scene.truth).false == 0

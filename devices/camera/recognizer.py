@@ -99,7 +99,7 @@ from devices.camera.card_classifier import (
     card_classifier,
 )
 from devices.camera.card_localiser import Peak, axis_turn, card_localiser
-from devices.camera.cascade import Laid, cascade_proposals
+from devices.camera.cascade import cascade_proposals
 from devices.camera.index_reader import index_reader
 from devices.camera.layout import CARD_WIDTH, CameraPose
 from devices.camera.partial_match import (
@@ -765,13 +765,19 @@ def _canonical_share(mask: np.ndarray, view_quad: np.ndarray) -> np.ndarray:
 def _hint_rect(view: TableView, quad: np.ndarray, w: float, h: float) -> CardRect:
     """The card of the view's card size (w x h) where an image quad lies: centred on it,
     along its long side (as a localiser peak proposes one)."""
+    return _hint_peak(view, quad).rect(w, h)
+
+
+def _hint_peak(view: TableView, quad: np.ndarray) -> Peak:
+    """Where an image quad lies in the view, as a localiser peak: its centre, along its
+    long side."""
     pts = cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(-1, 1, 2),
                                    view.to_view).reshape(-1, 2)
     sides = (pts[1] - pts[0] + pts[2] - pts[3], pts[3] - pts[0] + pts[2] - pts[1])
     along = max(sides, key=lambda s: float(np.hypot(*s)))
     centre = pts.mean(axis=0)
     return Peak(float(centre[0]), float(centre[1]), float(np.arctan2(along[1], along[0])),
-                1.0).rect(w, h)
+                1.0)
 
 
 def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
@@ -959,19 +965,15 @@ class Recognizer:
         `tried` already, nor twice, nor where the view's not-felt `mask` shows felt (a card
         lies there only if all of it is on cards: its own face or others')."""
         solid = (mask > 0).astype(np.uint8)
-
-        def laid(rect: CardRect) -> Laid:
-            return Laid(float(rect.centre[0]), float(rect.centre[1]),
-                        float(np.arctan2(rect.long_axis[1], rect.long_axis[0])))
-
         out: list[tuple[CardRect, np.ndarray | None, bool]] = []
-        seen = [laid(r) for r in tried]
-        for p in cascade_proposals([laid(_hint_rect(view, c.quad, w, h)) for c in named], w):
+        seen = [Peak(float(r.centre[0]), float(r.centre[1]),
+                     float(np.arctan2(r.long_axis[1], r.long_axis[0])), 1.0) for r in tried]
+        for p in cascade_proposals([_hint_peak(view, c.quad) for c in named], w):
             if any(np.hypot(p.x - s.x, p.y - s.y) < 0.1 * w and
                    axis_turn(p.angle, s.angle) < np.radians(5.0) for s in seen):
                 continue
             seen.append(p)
-            rect = Peak(p.x, p.y, p.angle, 1.0).rect(w, h)
+            rect = p.rect(w, h)
             if taken(rect) or float(_canonical_share(solid, rect.corners()).mean()) < \
                     self.thresholds.cascade_on_cards:
                 continue
