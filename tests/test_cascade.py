@@ -3,8 +3,6 @@ names from them (Options.cascade)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -91,8 +89,10 @@ NAMED_BY_STEP = [("napoletane", 28116, "Jb"), ("napoletane", 28083, "2b"),
 def test_a_middle_card_of_a_hand_is_named_from_its_neighbours_step(
         deck: str, seed: int, code: str) -> None:
     scene = wide_scene(seed, deck)
-    with_step = Recognizer(deck).recognize(scene.frame, scene.camera)
-    without = Recognizer(deck, options=replace(Options(), cascade=False)).recognize(
+    # (without hypotheses moved onto their edges, newer: they name 28116's card another way)
+    with_step = Recognizer(deck, options=Options(edge_snap=False)).recognize(
+        scene.frame, scene.camera)
+    without = Recognizer(deck, options=Options(cascade=False, edge_snap=False)).recognize(
         scene.frame, scene.camera)
 
     def named(found: list) -> bool:

@@ -50,14 +50,16 @@ from devices.camera.wide_scoring import WideTally, score_wide
 
 # the localiser's proposals as they were before its turned and fallback cards (2026-11-26),
 # which also find some cards the tests below were written for: those tests judge their own
-# change against the pipeline it was made in (and without the hand's step, `cascade`, newer)
-EARLIER = Options(localiser_turns=False, localiser_fallback=False, cascade=False)
-# tests of changes made before `learned_on_fit` and `cascade`, whose refused cards these name
-# another way
-ONCE = Options(learned_on_fit=False, cascade=False)
-# tests of changes made before `cascade` (the cards a hand's step proposes), which names
-# their refused cards another way
-UNCASCADED = Options(cascade=False)
+# change against the pipeline it was made in (and without the hand's step, `cascade`, and the
+# hypotheses moved onto their edges, `edge_snap`, newer)
+EARLIER = Options(localiser_turns=False, localiser_fallback=False, cascade=False,
+                  edge_snap=False)
+# tests of changes made before `learned_on_fit`, `cascade` and `edge_snap`, whose refused
+# cards these name another way
+ONCE = Options(learned_on_fit=False, cascade=False, edge_snap=False)
+# tests of changes made before `cascade` (the cards a hand's step proposes) and `edge_snap`
+# (hypotheses moved onto their edges), which name their refused cards another way
+UNCASCADED = Options(cascade=False, edge_snap=False)
 # the Napoletane classifier's weights before 2026-11-26's (card_classifier.py), which the tests
 # of changes made with them judge those changes with: the newer weights name some of their
 # cards by other paths, with or without the change
@@ -307,10 +309,11 @@ def test_a_covered_card_the_classifier_half_knows_is_fitted_and_named(art: str, 
     of 2026-11-27: those trained on blanks name napoletane 7's card without the fit.)"""
     scene = wide_scene(seed, art, kind)
     weights = {"napoletane": NAPOLETANE_20261127, "piacentine": PIACENTINE_20261127}[art]
-    now = score_wide(Recognizer(art, kind, options=Options(named_hide=False),
+    now = score_wide(Recognizer(art, kind, options=Options(named_hide=False, edge_snap=False),
                                 classifier=weights).recognize(scene.frame, scene.camera),
                      scene.truth)
-    before = score_wide(Recognizer(art, kind, options=Options(learned_fit=False, named_hide=False),
+    before = score_wide(Recognizer(art, kind, options=Options(learned_fit=False, named_hide=False,
+                                                              edge_snap=False),
                                    classifier=weights)
                         .recognize(scene.frame, scene.camera), scene.truth)
     assert now.false == 0 and now.right == before.right + 1
@@ -478,11 +481,12 @@ def test_a_covered_french_card_is_named_from_its_corner_index(kind: str, seed: i
     scene = wide_scene(seed, "french", kind)
     then = Thresholds(learned_min_prob=0.95)
     now = score_wide(Recognizer("french", kind, then, options=Options(
-        paired_near=False), classifier=FRENCH_THEN).recognize(scene.frame, scene.camera),
+        paired_near=False, edge_snap=False), classifier=FRENCH_THEN).recognize(
+        scene.frame, scene.camera),
         scene.truth)
     before = score_wide(Recognizer("french", kind, then, options=Options(
-        index_reader=False, paired_near=False), classifier=FRENCH_THEN).recognize(
-        scene.frame, scene.camera), scene.truth)
+        index_reader=False, paired_near=False, edge_snap=False),
+        classifier=FRENCH_THEN).recognize(scene.frame, scene.camera), scene.truth)
     assert now.false == 0 and now.right == before.right + more
 
 
@@ -750,9 +754,10 @@ def test_a_covered_card_is_fitted_to_the_card_its_index_reads(seed: int, code: s
     (another card, under 0.5), not the index reader (0.90-0.99 for the card). Fitted to the
     index's card, the part that shows fits it best and the index, read again, is sure."""
     scene = wide_scene(seed, "french", "french52")
-    now = Recognizer("french", "french52", classifier=FRENCH_THEN).recognize(
+    now = Recognizer("french", "french52", classifier=FRENCH_THEN,
+                     options=Options(edge_snap=False)).recognize(
         scene.frame, scene.camera)
-    before = Recognizer("french", "french52", options=Options(index_fit=False),
+    before = Recognizer("french", "french52", options=Options(index_fit=False, edge_snap=False),
                         classifier=FRENCH_THEN).recognize(scene.frame, scene.camera)
     assert code in {d.code for d in now} and code not in {d.code for d in before}
     assert score_wide(now, scene.truth).false == 0 == score_wide(before, scene.truth).false
@@ -818,7 +823,8 @@ def _without_lookalikes(**options: bool) -> Options:
     """Options with the four look-alike rules off (each refuses several of the false cards
     below), `options` on top: a test of one rule, or of a rule made before them."""
     return Options(**{"near_lookalike": False, "lookalike_refit": False,
-                      "judged_lookalike": False, "learned_rival_refit": False, **options})
+                      "judged_lookalike": False, "learned_rival_refit": False,
+                      "edge_snap": False, **options})
 
 
 def test_a_card_nearly_named_must_be_nearer_than_a_quarter_towards_its_look_alike() -> None:
@@ -1003,7 +1009,7 @@ def test_a_french_card_with_a_near_look_alike_is_told_apart_by_its_index() -> No
     apart: the look-alike rule does not refuse it then (without that, it was lost once
     `lookalike_unseparated` gave such cards their cells)."""
     scene = wide_scene(25217, "french", "french52")
-    rec = Recognizer("french", "french52")
+    rec = Recognizer("french", "french52", options=Options(edge_snap=False))
     now = score_wide(rec.recognize(scene.frame, scene.camera), scene.truth)
     rec._index_confirms_learned = lambda: False  # type: ignore[method-assign]
     without = score_wide(rec.recognize(scene.frame, scene.camera), scene.truth)
@@ -1106,8 +1112,10 @@ def test_a_covered_card_refitted_to_the_classifiers_card_is_put_to_it_again(
     surely, and the classifier, asked again on the fitted outline with that card expected,
     names it at 0.99 (`learned_on_fit`): named, nothing false."""
     scene = wide_scene(seed, "napoletane")
-    now = Recognizer("napoletane").recognize(scene.frame, scene.camera)
-    before = Recognizer("napoletane", options=Options(learned_on_fit=False)).recognize(
+    now = Recognizer("napoletane", options=Options(edge_snap=False)).recognize(
+        scene.frame, scene.camera)
+    before = Recognizer("napoletane", options=Options(learned_on_fit=False,
+                                                      edge_snap=False)).recognize(
         scene.frame, scene.camera)
     assert code in {d.code for d in now} and code not in {d.code for d in before}
     now_tally, before_tally = score_wide(now, scene.truth), score_wide(before, scene.truth)
