@@ -79,10 +79,11 @@ def _scores(edges: EdgeImage, points: np.ndarray, normals: np.ndarray, centres: 
 
 
 def snap(edges: EdgeImage, rect: CardRect, reach: float, turns: tuple[float, ...],
-         step: float = 2.0) -> CardRect:
+         step: float = 3.0) -> CardRect:
     """The rect moved (within `reach` view pixels, turned by one of `turns` radians) to where
     its sides lie on the strongest edges: on a grid of `step` pixels, then a pixel about
-    the best."""
+    the best (a grid of 3 pixels named as many tune cards as one of 2: 1,687 vs 1,687 of
+    1,723, tune 29,300-29,449 four decks, for half the poses tried)."""
     points, normals = _samples(rect)
     grid = np.arange(-reach, reach + 1e-6, step)
     dx, dy = np.meshgrid(grid, grid)
