@@ -8,10 +8,9 @@ import pytest
 
 from devices.camera.card_localiser import Peak
 from devices.camera.cascade import cascade_proposals
-from devices.camera.recognizer import Options, Recognizer
-from devices.camera.scoring import inside
-from devices.camera.wide_scenes import wide_scene
+from devices.camera.recognizer import Options
 from devices.camera.wide_scoring import score_wide
+from tests.wide_cards import both_ways, named_right
 
 W = 50.0  # a card's width in view pixels
 
@@ -88,17 +87,9 @@ NAMED_BY_STEP = [("napoletane", 28116, "Jb"), ("napoletane", 28083, "2b"),
 @pytest.mark.parametrize(("deck", "seed", "code"), NAMED_BY_STEP)
 def test_a_middle_card_of_a_hand_is_named_from_its_neighbours_step(
         deck: str, seed: int, code: str) -> None:
-    scene = wide_scene(seed, deck)
     # (without hypotheses moved onto their edges, newer: they name 28116's card another way)
-    with_step = Recognizer(deck, options=Options(edge_snap=False)).recognize(
-        scene.frame, scene.camera)
-    without = Recognizer(deck, options=Options(cascade=False, edge_snap=False)).recognize(
-        scene.frame, scene.camera)
-
-    def named(found: list) -> bool:
-        truth = next(t for t in scene.truth if t.code == code)
-        return any(d.code == code and inside(truth, d.center) for d in found)
-
-    assert named(with_step) and not named(without)
+    scene, with_step, without = both_ways(deck, seed, Options(edge_snap=False),
+                                          Options(cascade=False, edge_snap=False))
+    assert named_right(scene, with_step, code) and not named_right(scene, without, code)
     assert score_wide(with_step, scene.truth).false == 0
     assert score_wide(with_step, scene.truth).right > score_wide(without, scene.truth).right

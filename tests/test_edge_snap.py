@@ -4,19 +4,16 @@ recogniser names so (Options.edge_snap)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 import pytest
 
 from devices.camera.edge_snap import EdgeImage, snap
-from devices.camera.recognizer import Options, Recognizer
-from devices.camera.scoring import inside
+from devices.camera.recognizer import Options
 from devices.camera.table_view import CardRect
 from devices.camera.voting import CameraCardSource
-from devices.camera.wide_scenes import wide_scene
 from devices.camera.wide_scoring import score_wide
+from tests.wide_cards import both_ways, named_right
 
 W, H = 55.0, 86.0
 TURNS = (0.0, np.radians(-2.0), np.radians(2.0))
@@ -67,16 +64,8 @@ NAMED_WHEN_SNAPPED = [("napoletane", 29371, "7d"), ("napoletane", 29371, "Jc"),
 @pytest.mark.parametrize(("deck", "seed", "code"), NAMED_WHEN_SNAPPED)
 def test_a_covered_card_is_named_from_its_hypothesis_moved_onto_its_edges(
         deck: str, seed: int, code: str) -> None:
-    scene = wide_scene(seed, deck)
-    snapped = Recognizer(deck).recognize(scene.frame, scene.camera)
-    as_found = Recognizer(deck, options=replace(Options(), edge_snap=False)).recognize(
-        scene.frame, scene.camera)
-
-    def named(found: list) -> bool:
-        truth = next(t for t in scene.truth if t.code == code)
-        return any(d.code == code and inside(truth, d.center) for d in found)
-
-    assert named(snapped) and not named(as_found)
+    scene, snapped, as_found = both_ways(deck, seed, Options(), Options(edge_snap=False))
+    assert named_right(scene, snapped, code) and not named_right(scene, as_found, code)
     assert score_wide(snapped, scene.truth).false == 0
 
 
