@@ -278,7 +278,7 @@ class Thresholds:
     cascade_on_cards: float = 0.8
     # a hypothesis judged on what shows is judged again moved onto the edges its sides lie
     # near (Options.edge_snap): this far at most, in card widths, turned by one of these
-    # degrees (+-2 only: 2 cards fewer of 1,683 on tune 29,300-29,449 Italian)
+    # degrees (+-2 only: 2 cards fewer of 857 on tune 29,300-29,449 Italian)
     snap_reach: float = 0.15
     snap_turns: tuple[float, ...] = (0.0, -2.0, 2.0, -4.0, 4.0)
     snap_min_move: float = 2.0  # ... judged when it moved this many view pixels or more
@@ -995,8 +995,8 @@ class Recognizer:
         sides (edge_snap.py), judged after them all where it lies apart from every one
         judged and its quick match passes as theirs did (`edges` None: the hypotheses
         alone). After, not instead: moved, a hypothesis the judges named as it was may slide
-        onto a covering card's print (tune 29,300-29,599, four decks: 3,366 instead of
-        3,383 of 3,530)."""
+        onto a covering card's print (tune 29,300-29,599, four decks: 3,288 instead of
+        3,305 of 3,400)."""
         if edges is None:
             return later
         th = self.thresholds
