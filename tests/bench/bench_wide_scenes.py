@@ -12,6 +12,32 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
+Held-out report, 2026-11-27 (twenty-first session), with every hypothesis judged on what
+shows judged again moved onto the edges its sides lie near (`edge_snap`, edge_snap.py):
+seeds 9,332,150-9,334,149, never run before, 2,000 scenes per deck, calibrated, this code
+(d7a230c) with `--ab edge_snap` (the code with it off is the session's start: the switch
+gates all of the session's change); two processes, two decks each, from a fresh clone:
+
+    .venv/bin/python -m tests.bench.bench_wide_scenes --first-seed 9332150 --scenes 2000 \
+        --no-baseline --modes calibrated --ab edge_snap --decks napoletane,piacentine
+        (and french40,french52)
+
+    deck        calibrated, 2,000 scenes      false cards       the session's start
+    napoletane  97.52% (5464/5603)            0                 96.88% (5428), 0 false
+    piacentine  96.66% (5503/5693)            0                 95.61% (5443), 0 false
+    french40    98.22% (5418/5516)            0                 97.48% (5377), 0 false
+    french52    98.41% (5571/5661)            1 (9332359: 6c)   97.65% (5528), the same
+
+Together 21,956/22,473 (97.70%) against 21,776 (96.90%): +180 cards; 1 false card in 8,000
+scenes, the same either way. By the share that shows: 45-55% 1,605/1,967 (81.6%), 55-70%
+1,509/1,604, 70-85% 1,222/1,228, 85-98% 2,339/2,361, whole 15,281/15,313 (99.79%). Time:
+118-127 ms a still against 88-99 (+27-41%; this machine, two runs side by side, is about
+twice as slow as the last session's; the live path leaves the snap out: bench_wide_live).
+Uncalibrated, seeds 9,334,150-9,334,249 (never run before, 100 a deck, `--modes uncalibrated
+--ab edge_snap`, the two runs side by side): 1,124 against 1,114 of 1,191 (94.38% / 93.54%;
+napoletane 287 / 283 of 305, piacentine 263 / 261 of 286, french40 299 / 296 of 311, french52
+275 / 274 of 289), 0 false either way; 205-251 ms a still against 168-209.
+
 Held-out report, 2026-11-27 (twentieth session), with the cards a hand's named cards propose
 between and beyond them at its step (`cascade`, devices/camera/cascade.py): seeds 9,330,050-
 9,332,049, never run before, 2,000 scenes per deck, calibrated, this code (148291b) with
