@@ -160,6 +160,34 @@ def test_cover_with_card_hides_a_band_or_a_corner_with_the_other_card() -> None:
     assert not x.any()  # the crop given is not changed
 
 
+def test_a_deeper_cover_hides_up_to_its_depth() -> None:
+    """--cover-depth 0.65: bands and corners hide up to ~65% of the crop, and more often past
+    the default's 55% than never."""
+    from devices.camera.training.train_card_classifier import _cover_with_card
+
+    rng = np.random.default_rng(6)
+    x = np.zeros((3, CANON_H, CANON_W), np.float32)
+    other = np.ones_like(x)
+    shares = [float(_cover_with_card(x, other, rng, 0.65)[0].mean()) for _ in range(400)]
+    assert max(shares) < 0.7
+    assert sum(s > 0.56 for s in shares) >= 20
+
+
+def test_covered_cards_give_more_crops_when_asked() -> None:
+    """--covered-jitters: a card showing under 70% is cut that many times, every other card
+    that shows enough 4 times, as without it."""
+    scenes = (wide_scene(seed, "piacentine", "italian40") for seed in range(100_000, 100_040))
+    scene = next(s for s in scenes if any(0.4 <= t.visible < 0.7 for t in s.truth))
+
+    def cards(crops: list[tuple[np.ndarray, str]]) -> int:
+        return sum(label != OTHER for _, label in crops)
+
+    shown = [t.visible for t in scene.truth if t.visible >= 0.4]
+    assert cards(scene_crops(scene, np.random.default_rng(1))) == 4 * len(shown)
+    assert cards(scene_crops(scene, np.random.default_rng(1), covered_jitters=12)) == sum(
+        12 if v < 0.7 else 4 for v in shown)
+
+
 def _covered_crops(art: str, seeds: range, salt: int
                    ) -> Iterator[tuple[int, str, np.ndarray, np.random.Generator]]:
     """Each covered card that counts in these scenes: its seed, code, the crop on its true

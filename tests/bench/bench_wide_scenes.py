@@ -4,6 +4,7 @@ deck, calibrated and uncalibrated, today's recogniser (the baseline) beside the 
     .venv/bin/python -m tests.bench.bench_wide_scenes [--scenes N] [--split held-out|tune]
         [--decks napoletane,piacentine,french40,french52] [--modes calibrated,uncalibrated]
         [--ab OPTION]  (also the current recogniser with that Options switch flipped)
+        [--ab-classifier DIR]  (also the current recogniser with DIR's card_classifier_<art>.npz)
 
 --split tune (seeds from 0) is for developing and tuning; --split held-out (seeds from
 HELD_OUT_SEED_BASE, the default) is only for reporting: nobody tunes on it. Figures per deck
@@ -868,9 +869,11 @@ import argparse
 import statistics
 import time
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import cv2
 
+from devices.camera.card_classifier import CardClassifier
 from devices.camera.recognizer import Options, Recognizer, baseline_options
 from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, wide_scene
 from devices.camera.wide_scoring import WideTally, score_wide
@@ -923,6 +926,9 @@ def main() -> None:
     parser.add_argument("--ab", default=None, metavar="OPTION",
                         help="also run the current recogniser with this Options switch flipped "
                              "(A/B in the same run, e.g. localiser)")
+    parser.add_argument("--ab-classifier", type=Path, default=None, metavar="DIR",
+                        help="also run the current recogniser with the classifier weights "
+                             "DIR/card_classifier_<art>.npz (weights trained anew, same run)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     first = args.first_seed if args.first_seed is not None else (
@@ -938,6 +944,9 @@ def main() -> None:
             flipped = not getattr(Options(), args.ab)
             recs[f"current {'+' if flipped else '-'}{args.ab}"] = Recognizer(
                 art, kind, options=replace(Options(), **{args.ab: flipped}))
+        if args.ab_classifier:
+            weights = CardClassifier.load(args.ab_classifier / f"card_classifier_{art}.npz")
+            recs["current, other weights"] = Recognizer(art, kind, classifier=weights)
         if not args.no_baseline:
             recs = {"baseline": Recognizer(art, kind, options=baseline_options()), **recs}
         runs = bench(deck, args.scenes, first, modes, recs)

@@ -18,6 +18,7 @@ from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideScene, wide_scene
 from studio.cards import DeckArt, DeckKind
 
 MIN_LABELLED_VISIBLE = 0.4  # a covered card shows at least this much to be labelled
+COVERED = 0.7  # a card showing less than this is "covered" for `covered_jitters`
 
 
 def _jitter(quad: np.ndarray, rng: np.random.Generator, width: float) -> np.ndarray:
@@ -43,10 +44,12 @@ def _near_a_card(quad: np.ndarray, quads: list[np.ndarray], limit: float) -> boo
     return False
 
 
-def scene_crops(scene: WideScene, rng: np.random.Generator,
-                jitters: int = 4) -> list[tuple[np.ndarray, str]]:
-    """Crops of one scene: `jitters` per card that shows enough, and as many OTHER crops (the
-    card's outline moved off it by half a card or more, or laid on the felt at random)."""
+def scene_crops(scene: WideScene, rng: np.random.Generator, jitters: int = 4,
+                covered_jitters: int | None = None) -> list[tuple[np.ndarray, str]]:
+    """Crops of one scene: `jitters` per card that shows enough (`covered_jitters` per card
+    showing under COVERED, when given: the cards half hidden in fans and cascades are few in a
+    scene and most of the recogniser's misses), and `jitters` OTHER crops per card (its
+    outline moved off it by half a card or more, or laid on the felt at random)."""
     out: list[tuple[np.ndarray, str]] = []
     quads = [t.quad for t in scene.truth]
     h, w = scene.frame.shape[:2]
@@ -54,7 +57,8 @@ def scene_crops(scene: WideScene, rng: np.random.Generator,
         width = float(np.linalg.norm(t.quad[1] - t.quad[0]))
         if t.visible >= MIN_LABELLED_VISIBLE:
             label = t.code if t.face_up else BACK
-            for _ in range(jitters):
+            many = covered_jitters if covered_jitters and t.visible < COVERED else jitters
+            for _ in range(many):
                 out.append((canonical_crop(scene.frame, order_quad(_jitter(t.quad, rng, width))),
                             label))
         for _ in range(jitters):
@@ -78,8 +82,8 @@ def scene_crops(scene: WideScene, rng: np.random.Generator,
     return out
 
 
-def crops(art: DeckArt | str, kind: DeckKind | str, seeds: range,
-          jitters: int = 4) -> tuple[np.ndarray, list[str]]:
+def crops(art: DeckArt | str, kind: DeckKind | str, seeds: range, jitters: int = 4,
+          covered_jitters: int | None = None) -> tuple[np.ndarray, list[str]]:
     """Crops of the scenes of these (tune) seeds: images (N, CANON_H, CANON_W, 3) float16 and
     their labels."""
     if seeds.stop > HELD_OUT_SEED_BASE:
@@ -89,7 +93,7 @@ def crops(art: DeckArt | str, kind: DeckKind | str, seeds: range,
     for seed in seeds:
         scene = wide_scene(seed, art, kind)
         rng = np.random.default_rng([seed, 7])
-        for img, label in scene_crops(scene, rng, jitters):
+        for img, label in scene_crops(scene, rng, jitters, covered_jitters):
             images.append(img.astype(np.float16))
             labels.append(label)
     return np.stack(images), labels

@@ -4,11 +4,14 @@ and write its weights into the package (devices/camera/weights/), for numpy to r
     pip install -e '.[train]'
     .venv/bin/python -m devices.camera.training.train_card_classifier --art french \
         [--scenes 1400] [--first-seed 100000] [--epochs 14] [--crops FILE.npz ...] \
-        [--save-crops FILE.npz] [--cover 0.3] [--blank 0.3] [--init WEIGHTS.npz --max-lr 1.5e-3]
+        [--save-crops FILE.npz] [--cover 0.3] [--cover-depth 0.55] [--covered-jitters 12]
+        [--blank 0.3] [--init WEIGHTS.npz --max-lr 1.5e-3]
         [--out W] [--widths 12 24 48] [--hidden 64] [--threads 2]
 
 (--epochs 0 with --save-crops only cuts the crops, to train later on several ranges at once;
 --cover: the share of training crops covered by part of another, as a card lying over it;
+--cover-depth: the most such a cover hides; --covered-jitters: crops cut per card showing under
+70% (the half-hidden cards of fans and cascades, few in a scene, most of the misses);
 --blank: the share blanked as the recogniser blanks what lies on cards named (blank_covers.py);
 --init: a fine-tune of weights trained before, a few epochs instead of a whole run;
 --widths, --hidden: the network's size, the conv layers' channels and the dense layer's.)
@@ -74,16 +77,17 @@ def _erase_edge(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return x
 
 
-def _cover_with_card(x: np.ndarray, other: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _cover_with_card(x: np.ndarray, other: np.ndarray, rng: np.random.Generator,
+                     deepest: float = 0.55) -> np.ndarray:
     """A band from one edge, or a corner, replaced by the same part of another crop: a card
-    lying over this one, as in a fan or a cascade (up to ~55% hidden; the crops' own covers
-    stop at 60%). Why: in fans and cascades the cover is another card's face, not a flat
-    fill, and the part that shows must be named from what shows of it alone."""
+    lying over this one, as in a fan or a cascade (up to ~`deepest` hidden; the crops' own
+    covers stop at 60%). Why: in fans and cascades the cover is another card's face, not a
+    flat fill, and the part that shows must be named from what shows of it alone."""
     x = x.copy()
     h, w = x.shape[1:3]
     if rng.random() < 0.5:  # a band from one side
         side = int(rng.integers(4))
-        depth = float(rng.uniform(0.15, 0.55))
+        depth = float(rng.uniform(0.15, deepest))
         rows = slice(0, int(h * depth)) if side == 0 else slice(h - int(h * depth), h)
         cols = slice(0, int(w * depth)) if side == 2 else slice(w - int(w * depth), w)
         if side < 2:
@@ -91,7 +95,8 @@ def _cover_with_card(x: np.ndarray, other: np.ndarray, rng: np.random.Generator)
         else:
             x[:, :, cols] = other[:, :, cols]
     else:  # a corner: a cascade's next card
-        dh, dw = int(h * rng.uniform(0.3, 0.75)), int(w * rng.uniform(0.3, 0.75))
+        most = 0.75 * float(np.sqrt(deepest / 0.55))  # a corner hides up to ~`deepest` too
+        dh, dw = int(h * rng.uniform(0.3, most)), int(w * rng.uniform(0.3, most))
         r0 = 0 if rng.random() < 0.5 else h - dh
         c0 = 0 if rng.random() < 0.5 else w - dw
         x[:, r0:r0 + dh, c0:c0 + dw] = other[:, r0:r0 + dh, c0:c0 + dw]
@@ -116,10 +121,12 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
           out: Path | None = None, cover: float = 0.0, init: CardClassifier | None = None,
           max_lr: float = 3e-3, widths: tuple[int, int, int] = WIDTHS,
           hidden: int = HIDDEN, threads: int = 2, blank: float = 0.0,
-          templates: TemplateSet | None = None) -> tuple[CardClassifier, float]:
+          templates: TemplateSet | None = None,
+          cover_depth: float = 0.55) -> tuple[CardClassifier, float]:
     """Train on the first nine tenths, report accuracy on the rest; the weights as numpy
     (written to `out` after every epoch too, so a long run can be tried before it ends).
-    `cover`: the share of training crops covered by part of another crop (_cover_with_card);
+    `cover`: the share of training crops covered by part of another crop (_cover_with_card,
+    hiding up to `cover_depth`);
     `blank`: the share blanked as the recogniser blanks what lies on named cards (a third of
     those, of cards with a look-alike, where it hides what tells them apart: blank_covers.py;
     needs the deck's `templates`); `widths`, `hidden`: the network's size (the numpy side
@@ -150,7 +157,7 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
         for k in np.nonzero(rng.random(len(xb)) < 0.15)[0]:
             xb[k] = _erase_edge(xb[k], rng)
         for k in np.nonzero(rng.random(len(xb)) < cover)[0]:
-            xb[k] = _cover_with_card(xb[k], xb[int(rng.integers(len(xb)))], rng)
+            xb[k] = _cover_with_card(xb[k], xb[int(rng.integers(len(xb)))], rng, cover_depth)
         for k in np.nonzero(rng.random(len(xb)) < blank)[0]:
             masks = telling.get((labels[idx[k]], int(ways[idx[k]]) ^ int(turn[k])))
             if masks and rng.random() < 1 / 3:
@@ -244,6 +251,10 @@ def main() -> None:
     parser.add_argument("--save-crops", type=Path, help="write the crops made here (x, y)")
     parser.add_argument("--cover", type=float, default=0.0,
                         help="share of crops covered by part of another (_cover_with_card)")
+    parser.add_argument("--cover-depth", type=float, default=0.55,
+                        help="the most a cover hides (share of the crop)")
+    parser.add_argument("--covered-jitters", type=int, default=None,
+                        help="crops per card showing under 70%% (4 as every card otherwise)")
     parser.add_argument("--blank", type=float, default=0.0,
                         help="share of crops blanked as the recogniser blanks named cards")
     parser.add_argument("--out", type=Path, help="weights file (default: the package's)")
@@ -261,7 +272,8 @@ def main() -> None:
         labels = [str(s) for p in parts for s in p["y"]]
     else:
         seeds = range(args.first_seed, args.first_seed + args.scenes)
-        images, labels = crops(DeckArt(args.art), DeckKind(KINDS[args.art]), seeds)
+        images, labels = crops(DeckArt(args.art), DeckKind(KINDS[args.art]), seeds,
+                               covered_jitters=args.covered_jitters)
         if args.save_crops is not None:
             np.savez(args.save_crops, x=images, y=np.array(labels))
             print(f"crops written to {args.save_crops}", flush=True)
@@ -272,7 +284,8 @@ def main() -> None:
     clf, acc = train(images, labels, args.epochs, out=out, cover=args.cover, init=init,
                      max_lr=args.max_lr, widths=tuple(args.widths), hidden=args.hidden,
                      threads=args.threads, blank=args.blank,
-                     templates=template_set(args.art, KINDS[args.art]) if args.blank else None)
+                     templates=template_set(args.art, KINDS[args.art]) if args.blank else None,
+                     cover_depth=args.cover_depth)
     save(clf, out)
     print(f"validation accuracy {100 * acc:.2f}%; written {out}")
 
