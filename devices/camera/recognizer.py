@@ -805,8 +805,7 @@ def _apart(a: CardRect, b: CardRect, pixels: float) -> bool:
     """Two card hypotheses (view pixels) are not the same: centres `pixels` apart or more,
     or long axes a degree apart."""
     return float(np.hypot(*(a.centre - b.centre))) >= pixels or axis_turn(
-        float(np.arctan2(a.long_axis[1], a.long_axis[0])),
-        float(np.arctan2(b.long_axis[1], b.long_axis[0]))) >= np.radians(1.0)
+        a.axis_angle, b.axis_angle) >= np.radians(1.0)
 
 
 def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
@@ -1022,8 +1021,7 @@ class Recognizer:
         lies there only if all of it is on cards: its own face or others')."""
         solid = (mask > 0).astype(np.uint8)
         out: list[tuple[CardRect, np.ndarray | None, bool]] = []
-        seen = [Peak(float(r.centre[0]), float(r.centre[1]),
-                     float(np.arctan2(r.long_axis[1], r.long_axis[0])), 1.0) for r in tried]
+        seen = [Peak(float(r.centre[0]), float(r.centre[1]), r.axis_angle, 1.0) for r in tried]
         for p in cascade_proposals([_hint_peak(view, c.quad) for c in named], w):
             if any(np.hypot(p.x - s.x, p.y - s.y) < 0.1 * w and
                    axis_turn(p.angle, s.angle) < np.radians(5.0) for s in seen):
@@ -1060,8 +1058,7 @@ class Recognizer:
             if float(np.hypot(peak.x - r.centre[0], peak.y - r.centre[1])) >= \
                     th.localiser_apart * w:
                 return True
-            axis = float(np.arctan2(r.long_axis[1], r.long_axis[0]))
-            return same_turn is not None and axis_turn(peak.angle, axis) > same_turn
+            return same_turn is not None and axis_turn(peak.angle, r.axis_angle) > same_turn
 
         def apart(peak: Peak) -> bool:
             """The outline proposed no card here (where it did, its axis is closer)."""

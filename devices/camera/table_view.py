@@ -40,6 +40,11 @@ class CardRect:
         object.__setattr__(self, "centre", self.corner + (self.u * self.lu + self.v * self.lv) / 2)
         object.__setattr__(self, "long_axis", self.u if self.lu >= self.lv else self.v)
 
+    @property
+    def axis_angle(self) -> float:
+        """The long axis's direction in radians (as a localiser Peak's angle)."""
+        return float(np.arctan2(self.long_axis[1], self.long_axis[0]))
+
     def corners(self) -> np.ndarray:
         c, u, v = self.corner, self.u * self.lu, self.v * self.lv
         return np.array([c, c + u, c + u + v, c + v], np.float32)
