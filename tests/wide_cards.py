@@ -8,12 +8,13 @@ from devices.camera.scoring import inside
 from devices.camera.wide_scenes import WideScene, wide_scene
 
 
-def both_ways(deck: str, seed: int, on: Options,
-              off: Options) -> tuple[WideScene, list[Detection], list[Detection]]:
-    """Scene `seed` of `deck` (calibrated), and the cards named with options `on` and `off`."""
-    scene = wide_scene(seed, deck)
-    return (scene, Recognizer(deck, options=on).recognize(scene.frame, scene.camera),
-            Recognizer(deck, options=off).recognize(scene.frame, scene.camera))
+def both_ways(deck: str, seed: int, on: Options, off: Options, kind: str | None = None
+              ) -> tuple[WideScene, list[Detection], list[Detection]]:
+    """Scene `seed` of `deck` (calibrated; `kind` the deck kind, French 40 or 52), and the
+    cards named with options `on` and `off`."""
+    scene = wide_scene(seed, deck, kind)
+    return (scene, Recognizer(deck, kind, options=on).recognize(scene.frame, scene.camera),
+            Recognizer(deck, kind, options=off).recognize(scene.frame, scene.camera))
 
 
 def named_right(scene: WideScene, found: list[Detection], code: str) -> bool:

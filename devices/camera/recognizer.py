@@ -318,6 +318,12 @@ class Options:
     # (with a second method agreeing) or refuses another name (index_reader.py)
     index_reader: bool = True
     index_confirms_learned: bool = True  # ... and confirms the classifier's covered cards
+    # ... and a covered card refitted to the classifier's card and named there by the partial
+    # judge shows a corner index of some card on that outline (a French card counts only with
+    # an index in view): spent held-out french52 9,332,359, a hypothesis straddling a 3 of
+    # hearts and its neighbour, the classifier 0.94 for a 6 of hearts, fitted to it and
+    # named, both corners of the fitted outline reading no index
+    refit_needs_index: bool = True
     index_checks_whole: bool = True  # ... and may refuse a card named by a close match only
     # ... and a covered card every judge refused is fitted to the card its index reads and
     # judged on what shows again: a hypothesis 4-8% of a card off (built from the corners of
@@ -1168,6 +1174,8 @@ class Recognizer:
                             if named is None:
                                 continue
                             refit, index_read = (named, None), True
+                    elif not index_read and self._shows_no_index(frame, refit[0]):
+                        continue  # fitted to the classifier's French card: no index in view
                     cand, cells = refit
                 else:
                     if self._learned_refused(frame, view, learned, np.maximum(owned, claimed)):
@@ -1324,6 +1332,12 @@ class Recognizer:
         th = self.thresholds
         return self.options.index_checks_whole and cand.score < th.index_check_below and \
             self._index_refuses(frame, cand.quad, cand.label, th.index_disown_prob)
+
+    def _shows_no_index(self, frame: np.ndarray, cand: Candidate) -> bool:
+        """A French card's outline neither of whose corners shows an index of any card
+        (Options.refit_needs_index; False without the index reader: no French deck)."""
+        return self.options.refit_needs_index and self._index_reader is not None and \
+            self._read_index(frame, cand.quad) is None
 
     def _index_confirms_learned(self) -> bool:
         """A covered French card the classifier names must have a corner index read it
