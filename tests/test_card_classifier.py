@@ -173,6 +173,26 @@ def test_a_deeper_cover_hides_up_to_its_depth() -> None:
     assert sum(s > 0.56 for s in shares) >= 20
 
 
+def test_a_blob_cover_reaches_in_from_an_edge() -> None:
+    """--blob: a rounded object over part of the crop, touching an edge, hiding 10-70% where
+    it draws at all (a hand or a sleeve), the crop given unchanged."""
+    from devices.camera.training.train_card_classifier import _cover_with_blob
+
+    rng = np.random.default_rng(7)
+    x = np.zeros((3, CANON_H, CANON_W), np.float32)
+    drawn = 0
+    for _ in range(100):
+        covered = np.abs(_cover_with_blob(x, rng)).sum(axis=0) > 0.05
+        if not covered.any():
+            continue
+        drawn += 1
+        assert 0.05 < covered.mean() < 0.75
+        assert covered[0].any() or covered[-1].any() or covered[:, 0].any() or \
+            covered[:, -1].any()
+    assert drawn >= 50
+    assert not x.any()
+
+
 def test_covered_cards_give_more_crops_when_asked() -> None:
     """--covered-jitters: a card showing under 70% is cut that many times, every other card
     that shows enough 4 times, as without it."""

@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from devices.camera.card_classifier import CardClassifier, weights_path
@@ -103,6 +104,37 @@ def _cover_with_card(x: np.ndarray, other: np.ndarray, rng: np.random.Generator,
     return x
 
 
+def _cover_with_blob(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A rounded object reaching in from one edge (two to five overlapping ellipses, one
+    colour, shaded across): a hand, a sleeve or a chip stack over the card, drawn apart from
+    the generator's own hand so the classifier learns "something lies over part of it", not
+    the generator's hand. Covers about 15-65% of the crop."""
+    x = x.copy()
+    h, w = x.shape[1:3]
+    mask = np.zeros((h * 4, w * 4), np.uint8)  # drawn 4x, then averaged down: soft edges
+    side = int(rng.integers(4))
+    depth = float(rng.uniform(0.25, 0.75))
+    along = float(rng.uniform(0.2, 0.8))
+    if side < 2:  # from the top or the bottom
+        cx, cy = along * w * 4, (0 if side == 0 else h * 4)
+        reach = depth * h * 4
+    else:
+        cx, cy = (0 if side == 2 else w * 4), along * h * 4
+        reach = depth * w * 4
+    for _ in range(int(rng.integers(2, 6))):
+        centre = (int(cx + rng.normal(0, 0.25) * w * 4), int(cy + rng.normal(0, 0.25) * h * 4))
+        axes = (int(reach * rng.uniform(0.4, 1.0)), int(reach * rng.uniform(0.6, 1.2)))
+        cv2.ellipse(mask, centre, axes, float(rng.uniform(0, 180)), 0, 360, 255, -1)
+    alpha = cv2.resize(mask, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    if not (0.1 < alpha.mean() < 0.7):
+        return x  # nothing much drawn, or all of it: leave the crop
+    colour = rng.normal(0, 1, 3).astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    shade = 1 + 0.3 * rng.normal() * ((xx / w - 0.5) + (yy / h - 0.5))  # lit from one side
+    fill = colour[:, None, None] * shade[None] + rng.normal(0, 0.05, (3, h, w))
+    return (x * (1 - alpha[None]) + fill * alpha[None]).astype(x.dtype)
+
+
 def _load_into(net, clf: CardClassifier) -> None:  # type: ignore[no-untyped-def]
     """Start from weights trained before (the same labels and widths): a fine-tune on more
     crops costs a few epochs, not a whole run."""
@@ -122,11 +154,12 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
           max_lr: float = 3e-3, widths: tuple[int, int, int] = WIDTHS,
           hidden: int = HIDDEN, threads: int = 2, blank: float = 0.0,
           templates: TemplateSet | None = None,
-          cover_depth: float = 0.55) -> tuple[CardClassifier, float]:
+          cover_depth: float = 0.55, blob: float = 0.0) -> tuple[CardClassifier, float]:
     """Train on the first nine tenths, report accuracy on the rest; the weights as numpy
     (written to `out` after every epoch too, so a long run can be tried before it ends).
     `cover`: the share of training crops covered by part of another crop (_cover_with_card,
-    hiding up to `cover_depth`);
+    hiding up to `cover_depth`); `blob`: the share covered by a rounded object from an edge
+    (_cover_with_blob: a hand, a sleeve);
     `blank`: the share blanked as the recogniser blanks what lies on named cards (a third of
     those, of cards with a look-alike, where it hides what tells them apart: blank_covers.py;
     needs the deck's `templates`); `widths`, `hidden`: the network's size (the numpy side
@@ -158,6 +191,8 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
             xb[k] = _erase_edge(xb[k], rng)
         for k in np.nonzero(rng.random(len(xb)) < cover)[0]:
             xb[k] = _cover_with_card(xb[k], xb[int(rng.integers(len(xb)))], rng, cover_depth)
+        for k in np.nonzero(rng.random(len(xb)) < blob)[0]:
+            xb[k] = _cover_with_blob(xb[k], rng)
         for k in np.nonzero(rng.random(len(xb)) < blank)[0]:
             masks = telling.get((labels[idx[k]], int(ways[idx[k]]) ^ int(turn[k])))
             if masks and rng.random() < 1 / 3:
@@ -253,6 +288,8 @@ def main() -> None:
                         help="share of crops covered by part of another (_cover_with_card)")
     parser.add_argument("--cover-depth", type=float, default=0.55,
                         help="the most a cover hides (share of the crop)")
+    parser.add_argument("--blob", type=float, default=0.0,
+                        help="share of crops covered by a rounded object from an edge")
     parser.add_argument("--covered-jitters", type=int, default=None,
                         help="crops per card showing under 70%% (4 as every card otherwise)")
     parser.add_argument("--blank", type=float, default=0.0,
@@ -285,7 +322,7 @@ def main() -> None:
                      max_lr=args.max_lr, widths=tuple(args.widths), hidden=args.hidden,
                      threads=args.threads, blank=args.blank,
                      templates=template_set(args.art, KINDS[args.art]) if args.blank else None,
-                     cover_depth=args.cover_depth)
+                     cover_depth=args.cover_depth, blob=args.blob)
     save(clf, out)
     print(f"validation accuracy {100 * acc:.2f}%; written {out}")
 
