@@ -10,7 +10,7 @@ from devices.camera.card_localiser import Peak
 from devices.camera.cascade import cascade_proposals
 from devices.camera.recognizer import Options
 from devices.camera.wide_scoring import score_wide
-from tests.wide_cards import both_ways, named_right
+from tests.wide_cards import blanks_weights, both_ways, named_right
 
 W = 50.0  # a card's width in view pixels
 
@@ -87,9 +87,11 @@ NAMED_BY_STEP = [("napoletane", 28116, "Jb"), ("napoletane", 28083, "2b"),
 @pytest.mark.parametrize(("deck", "seed", "code"), NAMED_BY_STEP)
 def test_a_middle_card_of_a_hand_is_named_from_its_neighbours_step(
         deck: str, seed: int, code: str) -> None:
-    # (without hypotheses moved onto their edges, newer: they name 28116's card another way)
+    # (without hypotheses moved onto their edges, newer: they name 28116's card another way;
+    # with the weights the change was made with, as the newer ones may too)
     scene, with_step, without = both_ways(deck, seed, Options(edge_snap=False),
-                                          Options(cascade=False, edge_snap=False))
+                                          Options(cascade=False, edge_snap=False),
+                                          classifier=blanks_weights(deck))
     assert named_right(scene, with_step, code) and not named_right(scene, without, code)
     assert score_wide(with_step, scene.truth).false == 0
     assert score_wide(with_step, scene.truth).right > score_wide(without, scene.truth).right

@@ -3,8 +3,9 @@ deck, calibrated and uncalibrated, today's recogniser (the baseline) beside the 
 
     .venv/bin/python -m tests.bench.bench_wide_scenes [--scenes N] [--split held-out|tune]
         [--decks napoletane,piacentine,french40,french52] [--modes calibrated,uncalibrated]
-        [--ab OPTION]  (also the current recogniser with that Options switch flipped)
-        [--ab-classifier DIR]  (also the current recogniser with DIR's card_classifier_<art>.npz)
+        [--ab OPTION[,OPTION]]  (also the current recogniser with those switches flipped)
+        [--ab-classifier DIR]  (... and with DIR's card_classifier_<art>.npz where it has one:
+                                one A/B recogniser, e.g. the session's start)
 
 --split tune (seeds from 0) is for developing and tuning; --split held-out (seeds from
 HELD_OUT_SEED_BASE, the default) is only for reporting: nobody tunes on it. Figures per deck
@@ -923,12 +924,12 @@ def main() -> None:
     parser.add_argument("--modes", default="calibrated,uncalibrated")
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--first-seed", type=int, default=None)
-    parser.add_argument("--ab", default=None, metavar="OPTION",
-                        help="also run the current recogniser with this Options switch flipped "
-                             "(A/B in the same run, e.g. localiser)")
+    parser.add_argument("--ab", default=None, metavar="OPTION[,OPTION]",
+                        help="also run the current recogniser with these Options switches "
+                             "flipped (A/B in the same run, e.g. localiser)")
     parser.add_argument("--ab-classifier", type=Path, default=None, metavar="DIR",
-                        help="also run the current recogniser with the classifier weights "
-                             "DIR/card_classifier_<art>.npz (weights trained anew, same run)")
+                        help="... and with the classifier weights DIR/card_classifier_<art>.npz "
+                             "where DIR has them (weights trained anew, or the ones before)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     first = args.first_seed if args.first_seed is not None else (
@@ -940,13 +941,17 @@ def main() -> None:
     for deck in args.decks.split(","):
         art, kind = DECKS[deck]
         recs = {"current": Recognizer(art, kind)}
-        if args.ab:
-            flipped = not getattr(Options(), args.ab)
-            recs[f"current {'+' if flipped else '-'}{args.ab}"] = Recognizer(
-                art, kind, options=replace(Options(), **{args.ab: flipped}))
-        if args.ab_classifier:
-            weights = CardClassifier.load(args.ab_classifier / f"card_classifier_{art}.npz")
-            recs["current, other weights"] = Recognizer(art, kind, classifier=weights)
+        if args.ab or args.ab_classifier:  # one recogniser: the switches flipped, other weights
+            switches = args.ab.split(",") if args.ab else []
+            flips = {name: not getattr(Options(), name) for name in switches}
+            name = "current " + " ".join(f"{'+' if on else '-'}{k}" for k, on in flips.items())
+            weights = None
+            if args.ab_classifier:
+                path = args.ab_classifier / f"card_classifier_{art}.npz"
+                weights = CardClassifier.load(path) if path.exists() else None
+                name += ", other weights" if weights is not None else ""
+            recs[name] = Recognizer(art, kind, options=replace(Options(), **flips),
+                                    classifier=weights)
         if not args.no_baseline:
             recs = {"baseline": Recognizer(art, kind, options=baseline_options()), **recs}
         runs = bench(deck, args.scenes, first, modes, recs)
