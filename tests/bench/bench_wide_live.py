@@ -17,6 +17,23 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-27, twenty-second session), with the Italian classifiers fine-tuned
+with blob covers and `rival_doubts`, `refit_needs_index` (bench_wide_scenes): deals
+9,100,569-9,100,583 (never run before), 15 a deck, this code (348efcf), alone on the machine:
+
+    .venv/bin/python -m tests.bench.bench_wide_live --deals 15 --first-seed 9100569 \
+        --modes calibrated
+
+    deck        tracked                  ms a frame (p95)   every frame ms   tracked / every
+    napoletane  50/50, 0 false           11.21 (55.0)       29.83            0.38x
+    piacentine  58/58, 0 false           12.11 (59.3)       31.98            0.38x
+    french40    42/42, 0 false           14.01 (75.0)       31.94            0.44x
+    french52    52/53, 0 false           25.09 (115.5)      66.20            0.38x
+
+202/203 cards told right (99.51%), 0 false reports (5 repeated); missed french52 9100578 Ac
+(93% showing), every frame too. 15.8 ms a frame over the 2,868 frames (this machine is faster
+than the last session's: tune deals 26,500-26,509 napoletane 11.5 ms here, 21.4 there).
+
 Held-out report (2026-11-27, twenty-first session): the live path leaves out the hypotheses
 moved onto their edges (`edge_snap`, bench_wide_scenes; `recognizer.live_options`), so its
 code is the session's start; `--ab edge_snap` measures the path with them. Deals
