@@ -344,15 +344,16 @@ def test_weights_trained_on_blanks_name_blanked_covered_cards(art: str, more: in
 
 # tune scenes (31,450-31,599, after the weights were chosen on 30,850-31,449) whose covered
 # card the weights fine-tuned with blob covers (2026-11-27, twenty-second session) name and
-# the weights before them (tests/data ..._2026-11-27b) do not
-NAMED_WITH_BLOB_WEIGHTS = [("napoletane", 31_488, "Kc"), ("napoletane", 31_523, "Jc"),
-                           ("piacentine", 31_496, "5b"), ("piacentine", 31_540, "Js")]
+# the weights before them (tests/data ..._2026-11-27b) do not. Piacentine's only: Napoletane's
+# blob weights named more false cards on fresh tune stills and were put back (2026-11-28;
+# card_classifier.py)
+NAMED_WITH_BLOB_WEIGHTS = [("piacentine", 31_496, "5b"), ("piacentine", 31_540, "Js")]
 
 
 @pytest.mark.parametrize(("art", "seed", "code"), NAMED_WITH_BLOB_WEIGHTS)
 def test_weights_trained_with_blob_covers_name_more_covered_cards(
         art: str, seed: int, code: str) -> None:
-    """The shipped Italian weights (fine-tuned with --blob 0.3, --covered-jitters 12) name a
+    """The shipped Piacentine weights (fine-tuned with --blob 0.3, --covered-jitters 12) name a
     card 45-54% showing that the weights before refused, and no false card either way."""
     then = CardClassifier.load(Path(__file__).parent / "data" /
                                f"card_classifier_{art}_2026-11-27b.npz")

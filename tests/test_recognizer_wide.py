@@ -54,10 +54,10 @@ from tests.wide_cards import blanks_weights
 # change against the pipeline it was made in (and without the hand's step, `cascade`, and the
 # hypotheses moved onto their edges, `edge_snap`, newer)
 EARLIER = Options(localiser_turns=False, localiser_fallback=False, cascade=False,
-                  edge_snap=False, partial_half_starts=False)
-# tests of changes made before `learned_on_fit`, `cascade`, `edge_snap` and
-# `partial_half_starts`, whose refused cards these name another way
-ONCE = Options(learned_on_fit=False, cascade=False, edge_snap=False, partial_half_starts=False)
+                  edge_snap=False)
+# tests of changes made before `learned_on_fit`, `cascade` and `edge_snap`, whose refused
+# cards these name another way
+ONCE = Options(learned_on_fit=False, cascade=False, edge_snap=False)
 # tests of changes made before `cascade` (the cards a hand's step proposes) and `edge_snap`
 # (hypotheses moved onto their edges), which name their refused cards another way
 UNCASCADED = Options(cascade=False, edge_snap=False)
@@ -178,38 +178,6 @@ def test_cells_known_covered_never_count_as_showing() -> None:
     assert np.array_equal(cells, ~hidden) and error < 1e-6
     assert visible_cells(template, template, limits, hidden=np.ones((ROWS, COLS), bool))[1] \
         == float("inf")
-
-
-def test_what_shows_of_a_card_is_found_from_the_half_that_shows() -> None:
-    """Tune napoletane 34,055: a king of coins 48% showing, its right half under the next
-    card of a cascade. Normalised over the whole card, the cells of its left half match
-    badly, and the iteration keeps 2 cells; started from the card's left half
-    (PartialLimits.half_starts), 8 or more match there, within the judge's error."""
-    rec = Recognizer("napoletane")
-    scene = wide_scene(34_055, "napoletane")
-    truth = next(t for t in scene.truth if t.code == "Kd")
-    patch = rec._cell_patch(scene.frame, order_quad(truth.quad))
-    limits = PartialLimits()
-    king = [i for i, label in enumerate(rec.templates.labels) if label == "Kd"]
-    found = [visible_cells(patch, rec.templates.images[i], limits) for i in king]
-    before = [visible_cells(patch, rec.templates.images[i], replace(limits, half_starts=False))
-              for i in king]
-    assert max(int(c.sum()) for c, _ in before) < limits.min_cells
-    cells, error = max(found, key=lambda f: int(f[0].sum()))
-    assert int(cells.sum()) >= limits.min_cells and error <= limits.max_error
-    halves = cells[:, :COLS // 2].sum(), cells[:, COLS // 2:].sum()
-    assert max(halves) >= limits.min_cells - 1 and min(halves) <= 1  # one side shows
-
-
-def test_a_card_half_under_a_cascade_is_named_from_its_half() -> None:
-    """... and the recogniser names that king (the partial judge's card, which the classifier
-    names at 0.99 too), where without the halves it named it nowhere; no false card."""
-    scene = wide_scene(34_055, "napoletane")
-    now = Recognizer("napoletane").recognize(scene.frame, scene.camera)
-    before = Recognizer("napoletane", options=Options(partial_half_starts=False)).recognize(
-        scene.frame, scene.camera)
-    assert "Kd" in {d.code for d in now} and "Kd" not in {d.code for d in before}
-    assert score_wide(now, scene.truth).false == 0
 
 
 def test_a_card_gives_back_the_cameras_table_plane() -> None:
@@ -341,15 +309,14 @@ def test_a_covered_card_the_classifier_half_knows_is_fitted_and_named(art: str, 
     its corner, and the classifier took it for the right card, not surely: fitted to that
     card, the partial judge names it; nothing false. (Without `named_hide`: with it, the
     partial judge names piacentine 18's card on its outline, no fit needed; with the weights
-    of 2026-11-27: those trained on blanks name napoletane 7's card without the fit; without
-    `partial_half_starts`: with it, the partial judge finds piacentine 18's card unfitted.)"""
+    of 2026-11-27: those trained on blanks name napoletane 7's card without the fit.)"""
     scene = wide_scene(seed, art, kind)
     weights = {"napoletane": NAPOLETANE_20261127, "piacentine": PIACENTINE_20261127}[art]
-    then = Options(named_hide=False, edge_snap=False, partial_half_starts=False)
-    now = score_wide(Recognizer(art, kind, options=then,
+    now = score_wide(Recognizer(art, kind, options=Options(named_hide=False, edge_snap=False),
                                 classifier=weights).recognize(scene.frame, scene.camera),
                      scene.truth)
-    before = score_wide(Recognizer(art, kind, options=replace(then, learned_fit=False),
+    before = score_wide(Recognizer(art, kind, options=Options(learned_fit=False, named_hide=False,
+                                                              edge_snap=False),
                                    classifier=weights)
                         .recognize(scene.frame, scene.camera), scene.truth)
     assert now.false == 0 and now.right == before.right + 1

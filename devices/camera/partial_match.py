@@ -5,8 +5,7 @@ hand must be named from whatever shows, and a whole-card match fails there: the 
 spoils both the correlation and the per-channel normalisation. Here the card is split into a
 grid of cells; against each candidate template the cells that do not match are dropped and both
 images are normalised again on the cells left, a few times over, so what remains is the part of
-the card that is really there (where that keeps too little, once more from each half of the
-card: a cover comes from one side, `_from_halves`). The card is named only when
+the card that is really there. The card is named only when
 
 - enough of it is left (at least `min_cells`, about 45% of the face), matching closely,
 - what was dropped reaches the card's edge (a hand or a card covers from outside: a hole in
@@ -51,9 +50,6 @@ class PartialLimits:
     candidates: int = 4  # templates (best whole-card scores first) tried as the winner
     iterations: int = 3
     core_check: bool = True  # look-alikes must differ away from the covered edge too
-    # where the iteration keeps too little, start again from each half of the card (a cover
-    # comes from one side): see `visible_cells`
-    half_starts: bool = True
 
 
 @dataclass(frozen=True)
@@ -118,26 +114,6 @@ def _cell_errors(p: CellSums, t: CellSums, pt: np.ndarray, cells: np.ndarray) ->
     return (a + b - 2 * c).sum(axis=2) / (3 * n)
 
 
-def _cell_errors_many(p: CellSums, t: CellSums, pt: np.ndarray,
-                      masks: np.ndarray) -> np.ndarray:
-    """`_cell_errors` for several cell sets at once (masks (K, ROWS, COLS) -> (K, ROWS,
-    COLS)): one batch of array operations instead of K, for `_from_halves`."""
-    m = masks.astype(np.float64)
-    count = (p.n * m.sum(axis=(1, 2)))[:, None]  # (K, 1)
-
-    def stats(c: CellSums) -> tuple[np.ndarray, np.ndarray]:
-        mean = np.einsum("krc,rcx->kx", m, c.s) / count
-        var = np.einsum("krc,rcx->kx", m, c.ss) / count - mean * mean
-        return mean[:, None, None], np.maximum(np.sqrt(np.maximum(var, 0.0)), 0.05)[:, None, None]
-
-    (mp, sp), (mt, st) = stats(p), stats(t)
-    n = p.n
-    a = (p.ss - 2 * mp * p.s + n * mp * mp) / (sp * sp)
-    b = (t.ss - 2 * mt * t.s + n * mt * mt) / (st * st)
-    c = (pt - mt * p.s - mp * t.s + n * mp * mt) / (sp * st)
-    return (a + b - 2 * c).sum(axis=3) / (3 * n)
-
-
 def visible_cells(patch: np.ndarray, template: np.ndarray, limits: PartialLimits,
                   patch_sums: CellSums | None = None,
                   template_sums: CellSums | None = None,
@@ -152,7 +128,7 @@ def visible_cells(patch: np.ndarray, template: np.ndarray, limits: PartialLimits
     cells = allowed.copy()
     if cells.sum() < 2:
         return cells, float("inf")
-    errors: np.ndarray | None = _cell_errors(p, t, pt, cells)
+    errors = _cell_errors(p, t, pt, cells)
     for step in range(limits.iterations):
         keep = (errors < limits.cell_error) & allowed
         if step == 0 and keep.sum() < limits.min_cells:
@@ -161,64 +137,13 @@ def visible_cells(patch: np.ndarray, template: np.ndarray, limits: PartialLimits
             ranked = np.sort(errors[allowed], axis=None)
             keep = (errors <= ranked[min(limits.min_cells, ranked.size) - 1]) & allowed
         if keep.sum() < 2:
-            cells, errors = keep, None  # nothing matches
-            break
+            return keep, float("inf")
         if np.array_equal(keep, cells):
             break
         cells = keep
         errors = _cell_errors(p, t, pt, cells)
-    error = float(errors[cells].mean()) if errors is not None else float("inf")
-    if limits.half_starts and (int(cells.sum()) < limits.min_cells or error > limits.max_error):
-        return _from_halves(p, t, pt, allowed, limits, (cells, error))
-    return cells, error
-
-
-def _halves() -> np.ndarray:
-    """The card's left and right columns and top and bottom rows, as cell grids (4, ROWS,
-    COLS)."""
-    out = []
-    for cols in (slice(0, COLS // 2), slice(COLS // 2, COLS)):
-        m = np.zeros((ROWS, COLS), bool)
-        m[:, cols] = True
-        out.append(m)
-    for rows in (slice(0, ROWS // 2), slice(ROWS // 2, ROWS)):
-        m = np.zeros((ROWS, COLS), bool)
-        m[rows, :] = True
-        out.append(m)
-    return np.stack(out)
-
-
-_HALVES = _halves()
-
-
-def _from_halves(p: CellSums, t: CellSums, pt: np.ndarray, allowed: np.ndarray,
-                 limits: PartialLimits, first: tuple[np.ndarray, float],
-                 ) -> tuple[np.ndarray, float]:
-    """`visible_cells` started from each half of the card instead, once: both images
-    normalised on that half, the cells matching there kept, with their mean error. Why: a
-    card half under the next one of a cascade spoils the first normalisation over the whole
-    card, and the iteration, on ever fewer cells, can lose the half that shows (tune
-    napoletane 34,055: a king of coins 48% showing kept 2 cells; normalised on its left half,
-    9 match at 0.20). Once only: on a few cells the normalisation amplifies blur and noise,
-    and iterating again drifts off. The best start (most cells within `max_error`) wins; the
-    judge's rival and look-alike tests then apply as to any other."""
-    starts = _HALVES & allowed
-    starts = starts[starts.sum(axis=(1, 2)) >= limits.min_cells // 2]
-    best = first
-    if not len(starts):
-        return best
-    errors = _cell_errors_many(p, t, pt, starts)
-    keeps = (errors < limits.cell_error) & allowed
-    counts = keeps.sum(axis=(1, 2))
-    means = (errors * keeps).sum(axis=(1, 2)) / np.maximum(counts, 1)
-    fine = (counts >= 2) & (means <= limits.max_error)
-    if not fine.any():
-        return best
-    # most cells, then least error
-    k = int(np.lexsort((means, -counts, ~fine))[0])
-    if best[1] > limits.max_error or counts[k] > best[0].sum():
-        best = (keeps[k], float(means[k]))
-    return best
+    kept = errors[cells]
+    return cells, float(kept.mean()) if kept.size else float("inf")
 
 
 def covered_from_outside(cells: np.ndarray) -> bool:

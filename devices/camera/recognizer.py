@@ -305,13 +305,6 @@ class Options:
     strict_outline: bool = True  # the outline path asks the calibrated path's separation
     self_calibrate: bool = True  # without a calibration, guess one from a whole card
     learned: bool = True  # a card the templates refuse, the classifier may name (sure, agreeing)
-    # the partial judge finds what shows of a card starting from each half of it too, where
-    # the whole card's normalisation kept too little (PartialLimits.half_starts): tune
-    # 34,200-34,599 calibrated, four decks, 4,372 vs 4,354 of 4,448 (one false card more,
-    # napoletane 34,286: a 3 of coins on an outline across a named 2); 34,600-35,199
-    # Italian, 3,378 vs 3,376 of 3,458, 2 false either way (the twenty-second session's
-    # Napoletane weights); about a sixth more time a still
-    partial_half_starts: bool = True
     pose_from_any_outline: bool = True  # no calibration guessed: try any card-shaped outline
     # a partly covered card named from what shows owns those cells alone, not its whole
     # outline: the card lying over it is not "on a named card" (that refused it: tune seeds
@@ -868,8 +861,6 @@ class Recognizer:
         self._label_ids = np.array([labels.index(lab) for lab in labels])
         self._back_ids = {labels.index(BACK)} if BACK in labels else set()
         self._template_sums: list[CellSums] | None = None
-        self._partial = replace(self.thresholds.partial,
-                                half_starts=self.options.partial_half_starts)
         self._lookalikes: Lookalikes | None = None
         self.aspect = card_aspect(self.art)
         self._classifier = (self.classifier or card_classifier(self.art)) \
@@ -1307,7 +1298,7 @@ class Recognizer:
         subtle enough for the whole judge), and owning its whole outline would count the card
         on top as lying on a named card. None when no way up matches enough of it."""
         patch = self._cell_patch(frame, cand.quad)
-        limits = self._partial
+        limits = self.thresholds.partial
         sums, template_sums = CellSums.of(patch), self._cell_sums()
         best: tuple[int, np.ndarray] | None = None
         for i, label in enumerate(self.templates.labels):
@@ -1561,7 +1552,7 @@ class Recognizer:
         order = np.argsort(-scores)
         order = order[np.isfinite(scores[order])]
         verdict = judge_partial(patch, self.templates.images, order, self._label_ids,
-                                self._back_ids, self._partial, self._cell_sums(),
+                                self._back_ids, self.thresholds.partial, self._cell_sums(),
                                 hidden)
         label = self.templates.labels[verdict.index] if verdict.index >= 0 else BACK
         rival = self.templates.labels[verdict.rival] if verdict.rival >= 0 else None
