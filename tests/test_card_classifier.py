@@ -1,9 +1,10 @@
-"""The learned card classifier (devices/camera/card_classifier.py): the numpy forward pass, the
+"""The learned card classifier (devices/camera/card_classifier.py): the forward pass (OpenCV's DNN module against the numpy reference), the
 shipped weights on crops of the scenes they were trained on (tune seeds from 100,000), and the
 recogniser taking its word only when it is sure and the templates agree."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from devices.camera.card_classifier import (
     canonical_crop,
     card_classifier,
 )
+from devices.camera.index_reader import INDEX_H, INDEX_W, index_reader
 from devices.camera.recognizer import Options, Recognizer, order_quad
 from devices.camera.templates import BACK, CANON_H, CANON_W
 from devices.camera.training.crops import _jitter, scene_crops
@@ -54,6 +56,53 @@ def test_forward_pass_gives_a_distribution_and_weights_round_trip(tmp_path) -> N
     first, second = clf.ranked(crop, frozenset({BACK, OTHER}))
     assert first == (label, prob) and {first[0], second[0]} == {BACK, OTHER}
     assert first[1] + second[1] == pytest.approx(1.0, abs=1e-5)
+
+
+@pytest.mark.parametrize("art", ["napoletane", "piacentine", "french", None])
+def test_opencvs_network_computes_what_the_numpy_reference_does(art: str | None) -> None:
+    """The classifier runs as ONNX in OpenCV's DNN module (`logits`); its outputs are the
+    layer-by-layer numpy definition's (`reference_logits`), for the shipped weights and for a
+    small network of any shape."""
+    rng = np.random.default_rng(3)
+    clf = card_classifier(art) if art else _tiny(rng)
+    assert clf is not None
+    for _ in range(20):
+        crop = rng.normal(0, 1, (CANON_H, CANON_W, 3)).astype(np.float32)
+        assert np.abs(clf.logits(crop) - clf.reference_logits(crop)).max() < 1e-4
+
+
+def test_the_index_readers_network_runs_on_its_own_crop_size() -> None:
+    """The index reader is a network of the same kind on 32x24 corner crops."""
+    reader = index_reader()
+    assert reader is not None
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        crop = rng.normal(0, 1, (INDEX_H, INDEX_W, 3)).astype(np.float32)
+        assert np.abs(reader.net.logits(crop) - reader.net.reference_logits(crop)).max() < 1e-4
+
+
+def test_each_thread_runs_its_own_network() -> None:
+    """Tables recognise in worker threads: two threads classifying at once with one
+    classifier each get the reference's answers (a shared cv2.dnn.Net gives wrong ones)."""
+    clf = card_classifier("napoletane")
+    assert clf is not None
+    rng = np.random.default_rng(4)
+    crops = rng.normal(0, 1, (2, 30, CANON_H, CANON_W, 3)).astype(np.float32)
+    expected = [[clf.reference_logits(c) for c in batch] for batch in crops]
+    start = threading.Barrier(2)
+    got: dict[int, list[np.ndarray]] = {}
+
+    def run(k: int) -> None:
+        start.wait()
+        got[k] = [clf.logits(c) for c in crops[k]]
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k in range(2):
+        assert all(np.abs(a - b).max() < 1e-4 for a, b in zip(got[k], expected[k], strict=True))
 
 
 @pytest.mark.parametrize("art, kind", ARTS)

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from devices.camera.card_localiser import WEIGHTS, card_localiser, edge_angle
+from devices.camera.onnx_writer import Graph
 from devices.camera.recognizer import Options, Recognizer
 from devices.camera.table_view import card_hypotheses, card_size
-from devices.camera.training.onnx_writer import Graph
 from devices.camera.wide_scenes import wide_scene
 from devices.camera.wide_scoring import WideTally, score_wide
 

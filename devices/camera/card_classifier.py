@@ -1,4 +1,5 @@
-"""A small learned classifier of canonical card crops, run with numpy (no training stack).
+"""A small learned classifier of canonical card crops, run with OpenCV's DNN module (no
+training stack).
 
 Why: the template judge compares a crop with one clean scan per card, so blur, light, a
 corner index half in shadow or a cover spoil it: on the wide scenes it refuses most partly
@@ -92,7 +93,8 @@ of 826 either way, french52 779 -> 781 of 797: not shipped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -100,6 +102,7 @@ import cv2
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from devices.camera.onnx_writer import Graph
 from devices.camera.templates import CANON_H, CANON_W, FINE, coarse_from_fine, normalise
 from studio.cards import DeckArt
 
@@ -168,6 +171,9 @@ class CardClassifier:
     # trained on crops with covers blanked (training/blank_covers.py): the recogniser blanks
     # what lies on cards named already only for such weights (others are merely less sure)
     blanks: bool = False
+    # each thread's cv2.dnn.Net of these weights (`_net`)
+    _nets: threading.local = field(default_factory=threading.local, init=False, repr=False,
+                                   compare=False)
 
     @classmethod
     def load(cls, path: Path) -> CardClassifier:
@@ -188,9 +194,48 @@ class CardClassifier:
             blanks = bool(data["blanks"]) if "blanks" in data else False
         return cls(labels, tuple(convs), tuple(dense), blanks)
 
+    def onnx(self, height: int = CANON_H, width: int = CANON_W) -> bytes:
+        """The network as an ONNX model for crops of this size (input 1 x 3 x height x width,
+        channels first; the index reader's crops are smaller than the classifier's)."""
+        g = Graph((1, 3, height, width))
+        x = "input"
+        for w, b in self.convs:
+            x = g.conv(x, w.reshape(len(w), -1, 3, 3), b)
+            x = g.node("MaxPool", [g.node("Relu", [x])],
+                       {"kernel_shape": [2, 2], "strides": [2, 2]})
+        x = g.node("Flatten", [x], {"axis": 1})  # channels first, as torch flattens
+        for k, (w, b) in enumerate(self.dense):
+            x = g.node("Gemm", [x, g.weight(w), g.weight(b)], {"transB": 1})
+            if k < len(self.dense) - 1:
+                x = g.node("Relu", [x])
+        return g.encode(x, (1, len(self.labels)))
+
+    def _net(self, height: int, width: int) -> cv2.dnn.Net:
+        """This thread's network for crops of this size: a cv2.dnn.Net is not safe to share
+        between threads (a studio's tables recognise in worker threads; see
+        card_localiser.CardLocaliser)."""
+        nets = getattr(self._nets, "by_size", None)
+        if nets is None:
+            nets = self._nets.by_size = {}
+        net = nets.get((height, width))
+        if net is None:
+            net = nets[(height, width)] = cv2.dnn.readNetFromONNX(
+                np.frombuffer(self.onnx(height, width), np.uint8))
+        return net
+
     def logits(self, crop: np.ndarray) -> np.ndarray:
         """Raw outputs for one crop (CANON_H, CANON_W, 3), normalised as templates.normalise
-        does (BGR channel order as the frame)."""
+        does (BGR channel order as the frame). Run with OpenCV's DNN module: about twice as
+        fast as `reference_logits` (tune crops: napoletane 0.41 against 0.89 ms, French 0.57
+        against 1.33), the same probabilities to 1e-6."""
+        x = np.asarray(crop, np.float32)
+        net = self._net(x.shape[0], x.shape[1])
+        net.setInput(np.ascontiguousarray(x.transpose(2, 0, 1)[None]))
+        return np.asarray(net.forward(), np.float32)[0]
+
+    def reference_logits(self, crop: np.ndarray) -> np.ndarray:
+        """`logits` computed in numpy, layer by layer: the definition the DNN's outputs are
+        tested against."""
         x = np.asarray(crop, np.float32)
         for w, b in self.convs:
             x = _conv_relu_pool(x, w, b)

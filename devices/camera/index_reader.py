@@ -4,8 +4,8 @@ Why: a French card under another card or a hand usually shows one of its corner 
 issue's rule counts a French card only then), yet the whole-card judges and the classifier,
 which see the card at 40x60, refuse most such cards: the index is a few pixels there. This
 reads each index corner of a card's outline at its own resolution (24x32, about the camera's
-pixels) with a small network like the card classifier (card_classifier.py, the same numpy
-forward pass; trained by devices/camera/training/train_index_reader.py from the wide
+pixels) with a small network like the card classifier (card_classifier.py, run the same
+way; trained by devices/camera/training/train_index_reader.py from the wide
 generator's tune scenes). Its labels: the 52 cards, and OTHER for a corner whose index does
 not show (covered, a back, no card there). The recogniser asks it only about covered cards,
 and never takes its word alone (recognizer.py).

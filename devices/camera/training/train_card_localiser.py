@@ -35,7 +35,7 @@ from devices.camera.card_localiser import (
     network_input,
     peaks,
 )
-from devices.camera.training.onnx_writer import Graph
+from devices.camera.onnx_writer import Graph
 
 MIN_VISIBLE = 0.4  # a card showing this much of itself is a target
 SIGMA = 0.8  # the centre's Gaussian, in output cells (8 view pixels)

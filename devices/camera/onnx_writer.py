@@ -1,8 +1,10 @@
-"""A minimal ONNX writer for small convolutional networks (Conv, ConvTranspose, Relu, Add).
+"""A minimal ONNX writer for small convolutional networks (Conv, ConvTranspose, Relu, Add,
+MaxPool, Flatten, Gemm).
 
 Why: torch.onnx.export needs the `onnx` package, which this project does not depend on; the
 ONNX file format is a protobuf simple enough to encode by hand for the few operators the card
-localiser uses, so OpenCV's DNN module can run the shipped weights with no training stack.
+localiser and the card classifier use, so OpenCV's DNN module can run the shipped weights with
+no training stack.
 """
 
 from __future__ import annotations
