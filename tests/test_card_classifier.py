@@ -1,6 +1,7 @@
-"""The learned card classifier (devices/camera/card_classifier.py): the forward pass (OpenCV's DNN module against the numpy reference), the
-shipped weights on crops of the scenes they were trained on (tune seeds from 100,000), and the
-recogniser taking its word only when it is sure and the templates agree."""
+"""The learned card classifier (devices/camera/card_classifier.py): the forward pass (OpenCV's
+DNN module against the numpy reference), the shipped weights on crops of the scenes they were
+trained on (tune seeds from 100,000), and the recogniser taking its word only when it is sure
+and the templates agree."""
 
 from __future__ import annotations
 

@@ -17,6 +17,25 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-28, twenty-third session), with the classifier and the index reader
+run in OpenCV's DNN module and the Napoletane weights put back (bench_wide_scenes): deals
+9,100,584-9,100,598 (never run before), 15 a deck, this code (60fdd8d), alone on the machine:
+
+    .venv/bin/python -m tests.bench.bench_wide_live --deals 15 --first-seed 9100584 \
+        --modes calibrated
+
+    deck        tracked                  ms a frame (p95)   every frame ms   tracked / every
+    napoletane  52/54, 0 false            8.53 (36.5)       21.22            0.40x
+    piacentine  65/66, 0 false           12.93 (64.4)       32.72            0.40x
+    french40    45/45, 0 false           10.15 (44.8)       28.97            0.35x
+    french52    72/72, 0 false           11.95 (57.8)       28.68            0.42x
+
+234/237 cards told right (98.73%), 0 false reports (4 repeated); missed napoletane 9100585 4d
+and 6s (49% and 53% showing) and piacentine 9100595 7c (92%), every frame too. 11.1 ms a frame
+over the 3,192 frames. The DNN's share, same run on tune deals 26,500-26,509: napoletane 8.95
+against 9.39 ms a frame with the numpy forward pass (0.95x), french52 13.98 against 15.87
+(0.88x), the same reports.
+
 Held-out report (2026-11-27, twenty-second session), with the Italian classifiers fine-tuned
 with blob covers and `rival_doubts`, `refit_needs_index` (bench_wide_scenes): deals
 9,100,569-9,100,583 (never run before), 15 a deck, this code (348efcf), alone on the machine:

@@ -14,6 +14,33 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
+Held-out report, 2026-11-28 (twenty-third session), with the Napoletane classifier put back to
+the eighteenth session's weights (card_classifier.py: on fresh tune stills the twenty-second's
+named more cards and more false ones): seeds 9,336,350-9,338,349, never run before, 2,000
+scenes per deck, calibrated, code 2ea6582 (the classifier's DNN run since, 60fdd8d, names the
+same cards: 240 tune scenes, four decks), the A/B recogniser being the session's start (the
+twenty-second session's Napoletane weights; nothing else differs):
+
+    .venv/bin/python -m tests.bench.bench_wide_scenes --first-seed 9336350 --scenes 2000 \
+        --no-baseline --modes calibrated --ab-classifier DIR --decks napoletane,piacentine
+        (DIR holding the twenty-second session's card_classifier_napoletane.npz; French
+        without --ab-classifier, beside it: its code did not change)
+
+    deck        calibrated, 2,000 scenes      false cards               the session's start
+    napoletane  96.91% (5488/5663)            2 (9337155:2d, 9337343:2d) 97.55% (5524), 3 (the
+                                                                        two, 9338129:2d)
+    piacentine  96.85% (5573/5754)            0                         the same
+    french40    98.37% (5557/5649)            0                         the same
+    french52    98.00% (5627/5742)            0                         the same
+
+Together 22,245/22,808 (97.53%) against 22,281 (97.69%): 36 cards fewer, 2 false cards in
+8,000 scenes against 3. By the share that shows: 45-55% 1,745/2,152 (81.1%), 55-70%
+1,637/1,727, 70-85% 1,229/1,243, 85-98% 2,459/2,484, whole 15,175/15,202 (99.82%). 55-62 ms a
+still (two runs side by side). Uncalibrated, seeds 9,338,350-9,338,449 (never run before, 100
+a deck, `--modes uncalibrated`, the same A/B): 1,022 against 1,029 of 1,103 (92.66% /
+93.29%; napoletane 255 / 262 of 283, piacentine 253 of 277, french40 253 of 266, french52
+261 of 277), 0 false either way.
+
 Held-out report, 2026-11-27 (twenty-second session), with the Italian classifiers fine-tuned
 with blob covers (card_classifier.py), `rival_doubts` and `refit_needs_index`: seeds
 9,334,250-9,336,249, never run before, 2,000 scenes per deck, calibrated, this code (348efcf),
