@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -21,7 +22,7 @@ from devices.camera.card_classifier import (
 from devices.camera.index_reader import INDEX_H, INDEX_W, index_reader
 from devices.camera.recognizer import Options, Recognizer, order_quad
 from devices.camera.templates import BACK, CANON_H, CANON_W
-from devices.camera.training.crops import _jitter, scene_crops
+from devices.camera.training.crops import _jitter, _near_a_card, _straddling, scene_crops
 from devices.camera.training.train_card_classifier import save
 from devices.camera.wide_scenes import wide_scene
 from devices.camera.wide_scoring import WideTally, score_wide
@@ -257,6 +258,31 @@ def test_covered_cards_give_more_crops_when_asked() -> None:
     assert cards(scene_crops(scene, np.random.default_rng(1))) == 4 * len(shown)
     assert cards(scene_crops(scene, np.random.default_rng(1), covered_jitters=12)) == sum(
         12 if v < 0.7 else 4 for v in shown)
+
+
+def test_straddling_crops_lie_across_cards_and_on_none() -> None:
+    """--straddles: OTHER crops of outlines moved across a card's neighbours, each centred on a
+    card and a quarter card or more from every card; the crops without them unchanged."""
+    rng = np.random.default_rng(2)
+    for seed in range(706_000, 706_006):
+        scene = wide_scene(seed, "napoletane", "italian40")
+        quads = [t.quad for t in scene.truth]
+        plain = scene_crops(scene, np.random.default_rng(seed), covered_jitters=12)
+        more = scene_crops(scene, np.random.default_rng(seed), covered_jitters=12, straddles=4)
+        assert all(np.array_equal(a[0], b[0]) and a[1] == b[1]
+                   for a, b in zip(plain, more, strict=False))
+        assert {label for _, label in more[len(plain):]} <= {OTHER}
+        for t in scene.truth:
+            width = float(np.linalg.norm(t.quad[1] - t.quad[0]))
+            for _ in range(10):
+                across = _straddling(t.quad, quads, width, rng)
+                if across is None:
+                    continue
+                centre = tuple(float(v) for v in across.mean(axis=0))
+                assert any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), centre, False) >= 0
+                           for q in quads)
+                assert not _near_a_card(across, quads, 0.25 * width)
+    assert len(more) > len(plain)
 
 
 def _covered_crops(art: str, seeds: range, salt: int

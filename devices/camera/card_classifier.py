@@ -86,7 +86,13 @@ stills 32,000-33,999 calibrated, 2,000 scenes, they named 5,489 against 5,452 of
 but 4 false cards against 2: 32,503 a 4 of cups for a 3 whose other column lay under the next
 card, 32,974 a 5 of cups on an outline across a 7 of swords and a 6 of cups; the spent held-
 out report before had shown 3 against 2). A wrong card costs the operator more than a late
-one. Piacentine's stay (no false card added on tune or held-out). French fine-tuned so (--blank 0.3 --blob 0.3 on
+one. Piacentine's stay (no false card added on tune or held-out). The same day Napoletane's
+were fine-tuned from those (the eighteenth session's) on fresh tune crops 706,000-707,499
+with OTHER crops of outlines across a card's neighbours (--straddles 4, crops._straddling:
+most false cards are such outlines named by the classifier; --covered-jitters 12 --cover 0.3
+--blank 0.3, 69,945 crops, 6 epochs at --max-lr 1.5e-3, validation 99.30%). Tune stills
+35,600-37,599 calibrated against the weights before: 5,509 against 5,502 of 5,650, 0 false
+cards against 1 (36,793 a 4 of coins). French fine-tuned so (--blank 0.3 --blob 0.3 on
 french52 704,000-705,499, 49,999 crops, validation 97.56%): tune 30,850-31,149 french40 813
 of 826 either way, french52 779 -> 781 of 797: not shipped.
 """

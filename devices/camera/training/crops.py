@@ -9,6 +9,7 @@ OTHER for a quad that is no card (felt, chips, half on a card, a neighbour's edg
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from devices.camera.card_classifier import OTHER, canonical_crop
@@ -44,12 +45,40 @@ def _near_a_card(quad: np.ndarray, quads: list[np.ndarray], limit: float) -> boo
     return False
 
 
+def _on_some_card(quad: np.ndarray, quads: list[np.ndarray]) -> bool:
+    """The quad's centre lies on a drawn card."""
+    x, y = (float(v) for v in quad.mean(axis=0))
+    return any(cv2.pointPolygonTest(np.asarray(t, np.float32).reshape(-1, 1, 2), (x, y), False)
+               >= 0 for t in quads)
+
+
+def _straddling(t_quad: np.ndarray, quads: list[np.ndarray], width: float,
+                rng: np.random.Generator) -> np.ndarray | None:
+    """The card's outline moved 0.3-0.6 of a card along a random direction (a third of the
+    time also turned a quarter round about its centre), where it still lies on cards but on
+    none of them: what a hypothesis across a cascade's neighbours sees. None where that is
+    felt, or a card."""
+    angle = rng.uniform(0, 2 * np.pi)
+    dist = rng.uniform(0.3, 0.6) * width
+    moved = t_quad + np.float32([np.cos(angle) * dist, np.sin(angle) * dist])
+    if rng.random() < 1 / 3:
+        centre = moved.mean(axis=0)
+        moved = (moved - centre) @ np.array([[0, 1], [-1, 0]], np.float32) + centre
+    moved = order_quad(moved.astype(np.float32))
+    if not _on_some_card(moved, quads) or _near_a_card(moved, quads, 0.25 * width):
+        return None
+    return moved
+
+
 def scene_crops(scene: WideScene, rng: np.random.Generator, jitters: int = 4,
-                covered_jitters: int | None = None) -> list[tuple[np.ndarray, str]]:
+                covered_jitters: int | None = None,
+                straddles: int = 0) -> list[tuple[np.ndarray, str]]:
     """Crops of one scene: `jitters` per card that shows enough (`covered_jitters` per card
     showing under COVERED, when given: the cards half hidden in fans and cascades are few in a
     scene and most of the recogniser's misses), and `jitters` OTHER crops per card (its
-    outline moved off it by half a card or more, or laid on the felt at random)."""
+    outline moved off it by half a card or more, or laid on the felt at random); with
+    `straddles`, that many OTHER crops more per card across its neighbours (`_straddling`:
+    the recogniser's false cards are mostly such outlines, named by the classifier)."""
     out: list[tuple[np.ndarray, str]] = []
     quads = [t.quad for t in scene.truth]
     h, w = scene.frame.shape[:2]
@@ -79,11 +108,19 @@ def scene_crops(scene: WideScene, rng: np.random.Generator, jitters: int = 4,
                     and moved[:, 1].max() < h + 20):
                 continue
             out.append((canonical_crop(scene.frame, moved), OTHER))
+    for t in scene.truth if straddles else ():
+        width = float(np.linalg.norm(t.quad[1] - t.quad[0]))
+        for _ in range(straddles):
+            across = _straddling(t.quad, quads, width, rng)
+            if across is not None and across.min() > -20 and across[:, 0].max() < w + 20 \
+                    and across[:, 1].max() < h + 20:
+                out.append((canonical_crop(scene.frame, across), OTHER))
     return out
 
 
 def crops(art: DeckArt | str, kind: DeckKind | str, seeds: range, jitters: int = 4,
-          covered_jitters: int | None = None) -> tuple[np.ndarray, list[str]]:
+          covered_jitters: int | None = None,
+          straddles: int = 0) -> tuple[np.ndarray, list[str]]:
     """Crops of the scenes of these (tune) seeds: images (N, CANON_H, CANON_W, 3) float16 and
     their labels."""
     if seeds.stop > HELD_OUT_SEED_BASE:
@@ -93,7 +130,7 @@ def crops(art: DeckArt | str, kind: DeckKind | str, seeds: range, jitters: int =
     for seed in seeds:
         scene = wide_scene(seed, art, kind)
         rng = np.random.default_rng([seed, 7])
-        for img, label in scene_crops(scene, rng, jitters, covered_jitters):
+        for img, label in scene_crops(scene, rng, jitters, covered_jitters, straddles):
             images.append(img.astype(np.float16))
             labels.append(label)
     return np.stack(images), labels

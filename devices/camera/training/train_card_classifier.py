@@ -292,6 +292,8 @@ def main() -> None:
                         help="share of crops covered by a rounded object from an edge")
     parser.add_argument("--covered-jitters", type=int, default=None,
                         help="crops per card showing under 70%% (4 as every card otherwise)")
+    parser.add_argument("--straddles", type=int, default=0,
+                        help="OTHER crops per card across its neighbours (crops._straddling)")
     parser.add_argument("--blank", type=float, default=0.0,
                         help="share of crops blanked as the recogniser blanks named cards")
     parser.add_argument("--out", type=Path, help="weights file (default: the package's)")
@@ -310,7 +312,7 @@ def main() -> None:
     else:
         seeds = range(args.first_seed, args.first_seed + args.scenes)
         images, labels = crops(DeckArt(args.art), DeckKind(KINDS[args.art]), seeds,
-                               covered_jitters=args.covered_jitters)
+                               covered_jitters=args.covered_jitters, straddles=args.straddles)
         if args.save_crops is not None:
             np.savez(args.save_crops, x=images, y=np.array(labels))
             print(f"crops written to {args.save_crops}", flush=True)
