@@ -34,7 +34,9 @@ run in OpenCV's DNN module and the Napoletane weights put back (bench_wide_scene
 and 6s (49% and 53% showing) and piacentine 9100595 7c (92%), every frame too. 11.1 ms a frame
 over the 3,192 frames. The DNN's share, same run on tune deals 26,500-26,509: napoletane 8.95
 against 9.39 ms a frame with the numpy forward pass (0.95x), french52 13.98 against 15.87
-(0.88x), the same reports.
+(0.88x), the same reports. Then, with the Napoletane weights fine-tuned with straddling crops
+(aa77be6), napoletane deals 9,100,599-9,100,613 (never run before): 46/46, 0 false reports,
+13.15 ms a frame tracked (every frame 26.56).
 
 Held-out report (2026-11-27, twenty-second session), with the Italian classifiers fine-tuned
 with blob covers and `rival_doubts`, `refit_needs_index` (bench_wide_scenes): deals

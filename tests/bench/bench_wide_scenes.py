@@ -41,6 +41,15 @@ a deck, `--modes uncalibrated`, the same A/B): 1,022 against 1,029 of 1,103 (92.
 93.29%; napoletane 255 / 262 of 283, piacentine 253 of 277, french40 253 of 266, french52
 261 of 277), 0 false either way.
 
+Then (the same session) the Napoletane weights fine-tuned with straddling OTHER crops
+(card_classifier.py, aa77be6), against the weights before them (the eighteenth session's),
+seeds 9,338,450-9,340,449, never run before, 2,000 scenes, two runs of 1,000 side by side:
+5,465/5,614 (97.34%) against 5,458 (97.22%), 1 false card either way (9339680:6d); by the
+share that shows, 45-55% 378 against 369 of 485. Uncalibrated 9,340,450-9,340,549 (100):
+259 against 260 of 281, 0 false. Command: `--first-seed 9338450 --scenes 1000 --no-baseline
+--modes calibrated --ab-classifier DIR --decks napoletane` (and 9339450), DIR holding the
+weights before.
+
 Held-out report, 2026-11-27 (twenty-second session), with the Italian classifiers fine-tuned
 with blob covers (card_classifier.py), `rival_doubts` and `refit_needs_index`: seeds
 9,334,250-9,336,249, never run before, 2,000 scenes per deck, calibrated, this code (348efcf),
