@@ -15,9 +15,9 @@ from devices.camera.wide_scenes import WideScene, wide_scene
 @cache
 def blanks_weights(art: str) -> CardClassifier | None:
     """The eighteenth session's Italian classifier weights (trained on blanks; tests/data
-    ..._2026-11-27b), which the tests made with them are pinned to: the twenty-second
-    session's fine-tune names or refuses some of their cards with or without their change.
-    None for French (its weights are still those)."""
+    ..._2026-11-27b), which the tests made with them are pinned to: the later fine-tunes
+    (Piacentine's with blobs, Napoletane's with straddling crops) name or refuse some of their
+    cards with or without their change. None for French (its weights are still those)."""
     path = Path(__file__).parent / "data" / f"card_classifier_{art}_2026-11-27b.npz"
     return CardClassifier.load(path) if path.exists() else None
 
