@@ -105,5 +105,5 @@ class Graph:
             _bytes(11, _value_info("input", self.input_shape)) + \
             _bytes(12, _value_info(output, output_shape))
         opset = _bytes(1, "") + _int(2, 13)
-        return _int(1, 7) + _bytes(2, "devices.camera.training") + _bytes(7, graph) + \
+        return _int(1, 7) + _bytes(2, "devices.camera") + _bytes(7, graph) + \
             _bytes(8, opset)

@@ -45,6 +45,11 @@ def _near_a_card(quad: np.ndarray, quads: list[np.ndarray], limit: float) -> boo
     return False
 
 
+def _in_frame(quad: np.ndarray, w: int, h: int) -> bool:
+    """The quad lies in the frame, but for a margin of 20 pixels."""
+    return bool(quad.min() > -20 and quad[:, 0].max() < w + 20 and quad[:, 1].max() < h + 20)
+
+
 def _on_some_card(quad: np.ndarray, quads: list[np.ndarray]) -> bool:
     """The quad's centre lies on a drawn card."""
     x, y = (float(v) for v in quad.mean(axis=0))
@@ -104,16 +109,14 @@ def scene_crops(scene: WideScene, rng: np.random.Generator, jitters: int = 4,
             moved = order_quad(moved.astype(np.float32))
             if _near_a_card(moved, quads, 0.25 * width):
                 continue  # that is a card (a neighbour in a row or a cascade): not OTHER
-            if not (moved.min() > -20 and moved[:, 0].max() < w + 20
-                    and moved[:, 1].max() < h + 20):
+            if not _in_frame(moved, w, h):
                 continue
             out.append((canonical_crop(scene.frame, moved), OTHER))
     for t in scene.truth if straddles else ():
         width = float(np.linalg.norm(t.quad[1] - t.quad[0]))
         for _ in range(straddles):
             across = _straddling(t.quad, quads, width, rng)
-            if across is not None and across.min() > -20 and across[:, 0].max() < w + 20 \
-                    and across[:, 1].max() < h + 20:
+            if across is not None and _in_frame(across, w, h):
                 out.append((canonical_crop(scene.frame, across), OTHER))
     return out
 
