@@ -47,7 +47,7 @@ from devices.camera.wide_scenes import (
     wide_scene,
 )
 from devices.camera.wide_scoring import WideTally, score_wide
-from tests.wide_cards import blanks_weights
+from tests.wide_cards import blanks_weights, both_ways, named_right
 
 # the localiser's proposals as they were before its turned and fallback cards (2026-11-26),
 # which also find some cards the tests below were written for: those tests judge their own
@@ -1175,3 +1175,14 @@ def test_a_card_put_to_the_classifier_again_must_read_so_turned_half_round() -> 
     weights = blanks_weights("napoletane")  # (the straddle-trained weights refuse it either way)
     _one_false_card_gone(scene, Recognizer("napoletane", classifier=weights), Recognizer(
         "napoletane", options=Options(learned_on_fit_turned=False), classifier=weights), "7c")
+
+
+def test_a_hypothesis_the_quick_match_drops_is_judged_when_the_classifier_names_a_card() -> None:
+    """Tune napoletane 38,443: a king of cups 53% showing under the next card of a hand. Its
+    outline hypothesis correlates 0.14 with the king's whole template at the small size,
+    under `partial_quick` (0.15), so it was never judged on what shows; the classifier reads
+    the king there at 0.98. With `learned_quick` it is judged, refitted and named right."""
+    scene, on, off = both_ways("napoletane", 38_443, Options(), Options(learned_quick=False))
+    assert named_right(scene, on, "Kc")
+    assert not named_right(scene, off, "Kc")
+    assert len(on) == len(off) + 1

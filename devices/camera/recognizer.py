@@ -34,7 +34,9 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    or another card fails here and is reported later, once uncovered). Backs are never reported.
    Being unsure means reporting nothing: a wrong card is worse than a late one.
 4. Calibrated, a card partly covered that the template judges refuse may still be named by a
-   small learned classifier (card_classifier.py), only when it is sure and both template
+   small learned classifier (card_classifier.py; a hypothesis whose quick score is too low for
+   the partial judge is judged all the same when the classifier names a card on it surely:
+   half a card correlates little with a whole template), only when it is sure and both template
    judges point at the same card (the cells that show fit it best, and it is among the crop's
    best whole-card matches), or, where no card at all fits the cells that show (the cover
    spoils the partial judge too), when it is very sure and its card is the crop's best
@@ -282,6 +284,10 @@ class Thresholds:
     snap_reach: float = 0.15
     snap_turns: tuple[float, ...] = (0.0, -2.0, 2.0, -4.0, 4.0)
     snap_min_move: float = 2.0  # ... judged when it moved this many view pixels or more
+    # a hypothesis under `partial_quick` is judged on what shows all the same from here when
+    # the classifier names a card on it this sure (Options.learned_quick)
+    learned_quick_from: float = 0.05
+    learned_quick_prob: float = 0.9
 
 
 @dataclass(frozen=True)
@@ -437,6 +443,14 @@ class Options:
     # +25-45% ms a still; uncalibrated 29,300-29,399: 1,119 vs 1,114 of 1,204, 0 false, +20%
     # ms. Not in the live path (`live_options`): +32% ms a frame tracked there
     edge_snap: bool = True
+    # a hypothesis whose quick match is under `partial_quick` is judged on what shows too
+    # when the classifier names a card on it (Thresholds.learned_quick_prob): half a card
+    # under the next correlates little with any whole template, so the quick match dropped
+    # cards the classifier names on their true outline at 0.98 both ways up (tune 38,443
+    # napoletane, a king of cups 53% showing, 0.14 at 0.08 of a card from its outline).
+    # Tune 40,350-40,849 calibrated, four decks: 5,550 vs 5,547 of 5,684 (Italian +1 and +2,
+    # French the same), 0 false cards added (2 either way, piacentine 40,614), +5% ms a still
+    learned_quick: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
@@ -962,7 +976,7 @@ class Recognizer:
             if label == BACK:
                 continue  # a card face down
             if quick < th.min_quick_score:
-                if on_show and quick >= th.partial_quick:
+                if on_show and self._worth_judging(frame, quad, quick):
                     later.append((rect, shortlist, second))
                 continue  # nothing like any card here
             # a corner read off a rounded, noisy outline is a pixel or two off: every card is
@@ -1026,9 +1040,9 @@ class Recognizer:
             moved = snap(edges, rect, th.snap_reach * w, turns)
             if not all(_apart(moved, other, th.snap_min_move) for other, _, _ in out):
                 continue
-            quick, label, shortlist = self._quick_match(
-                frame, order_quad(view.image_points(moved.corners())))
-            if label != BACK and quick >= th.partial_quick:
+            quad = order_quad(view.image_points(moved.corners()))
+            quick, label, shortlist = self._quick_match(frame, quad)
+            if label != BACK and self._worth_judging(frame, quad, quick):
                 out.append((moved, shortlist, second))
         return out
 
@@ -1052,9 +1066,9 @@ class Recognizer:
             if taken(rect) or float(_canonical_share(solid, rect.corners()).mean()) < \
                     self.thresholds.cascade_on_cards:
                 continue
-            quick, label, shortlist = self._quick_match(
-                frame, order_quad(view.image_points(rect.corners())))
-            if label != BACK and quick >= self.thresholds.partial_quick:
+            quad = order_quad(view.image_points(rect.corners()))
+            quick, label, shortlist = self._quick_match(frame, quad)
+            if label != BACK and self._worth_judging(frame, quad, quick):
                 out.append((rect, shortlist, False))
         return out
 
@@ -2001,6 +2015,19 @@ class Recognizer:
     def _quick_score(self, frame: np.ndarray, quad: np.ndarray) -> float:
         """Best correlation at the small search size: cheap, for fitting a card's extent."""
         return self._quick_match(frame, quad)[0]
+
+    def _worth_judging(self, frame: np.ndarray, quad: np.ndarray, quick: float) -> bool:
+        """A hypothesis is judged on what shows when its quick match reaches `partial_quick`,
+        or, a little under it, when the classifier names a card on it surely
+        (Options.learned_quick): the judges and their guards decide after."""
+        th = self.thresholds
+        if quick >= th.partial_quick:
+            return True
+        if not self.options.learned_quick or self._classifier is None or \
+                quick < th.learned_quick_from:
+            return False
+        _, label, prob = self._guess(frame, quad)
+        return label not in (BACK, OTHER) and prob >= th.learned_quick_prob
 
     def _quick_match(self, frame: np.ndarray,
                      quad: np.ndarray) -> tuple[float, str, np.ndarray]:
