@@ -17,6 +17,22 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-28, twenty-fourth session), with `learned_quick` (bench_wide_scenes):
+deals 9,100,614-9,100,628 (never run before), 15 a deck, code 63dbd12, two runs side by side
+on the two cores (the Italian decks, the French ones), each with the switch off beside it:
+
+    .venv/bin/python -m tests.bench.bench_wide_live --deals 15 --first-seed 9100614 \
+        --modes calibrated --ab learned_quick --decks napoletane,piacentine (french40,french52)
+
+    deck        tracked              ms a frame (p95)   learned_quick off   on / off
+    napoletane  55/55, 0 false       16.74 (72.8)       55/55, 15.55        1.08x
+    piacentine  51/51, 0 false       14.85 (65.3)       51/51, 14.07        1.06x
+    french40    58/58, 0 false       16.21 (70.2)       58/58, 15.65        1.04x
+    french52    50/50, 0 false       14.90 (63.7)       50/50, 14.51        1.03x
+
+214/214 cards told right, 0 false reports, 15.7 ms a frame over the 3,012 frames (two
+benchmarks side by side: alone on the machine the last report's path ran 11.1 ms).
+
 Held-out report (2026-11-28, twenty-third session), with the classifier and the index reader
 run in OpenCV's DNN module and the Napoletane weights put back (bench_wide_scenes): deals
 9,100,584-9,100,598 (never run before), 15 a deck, this code (60fdd8d), alone on the machine:
