@@ -1040,9 +1040,8 @@ class Recognizer:
             moved = snap(edges, rect, th.snap_reach * w, turns)
             if not all(_apart(moved, other, th.snap_min_move) for other, _, _ in out):
                 continue
-            quad = order_quad(view.image_points(moved.corners()))
-            quick, label, shortlist = self._quick_match(frame, quad)
-            if label != BACK and self._worth_judging(frame, quad, quick):
+            judged, shortlist = self._judgeable(frame, view, moved)
+            if judged:
                 out.append((moved, shortlist, second))
         return out
 
@@ -1066,9 +1065,8 @@ class Recognizer:
             if taken(rect) or float(_canonical_share(solid, rect.corners()).mean()) < \
                     self.thresholds.cascade_on_cards:
                 continue
-            quad = order_quad(view.image_points(rect.corners()))
-            quick, label, shortlist = self._quick_match(frame, quad)
-            if label != BACK and self._worth_judging(frame, quad, quick):
+            judged, shortlist = self._judgeable(frame, view, rect)
+            if judged:
                 out.append((rect, shortlist, False))
         return out
 
@@ -2015,6 +2013,14 @@ class Recognizer:
     def _quick_score(self, frame: np.ndarray, quad: np.ndarray) -> float:
         """Best correlation at the small search size: cheap, for fitting a card's extent."""
         return self._quick_match(frame, quad)[0]
+
+    def _judgeable(self, frame: np.ndarray, view: TableView,
+                   rect: CardRect) -> tuple[bool, np.ndarray | None]:
+        """A proposed hypothesis (moved onto its edges, or a hand's step) is judged on what
+        shows when it is no back and worth it (`_worth_judging`); its shortlist."""
+        quad = order_quad(view.image_points(rect.corners()))
+        quick, label, shortlist = self._quick_match(frame, quad)
+        return label != BACK and self._worth_judging(frame, quad, quick), shortlist
 
     def _worth_judging(self, frame: np.ndarray, quad: np.ndarray, quick: float) -> bool:
         """A hypothesis is judged on what shows when its quick match reaches `partial_quick`,
