@@ -1186,3 +1186,16 @@ def test_a_hypothesis_the_quick_match_drops_is_judged_when_the_classifier_names_
     assert named_right(scene, on, "Kc")
     assert not named_right(scene, off, "Kc")
     assert len(on) == len(off) + 1
+
+
+def test_a_cascades_card_the_classifier_names_is_kept_when_its_index_reads_it_surely() -> None:
+    """Tune french40 41,252: a 3 of diamonds 54% showing in a tight cascade, read at 0.996
+    by the classifier both ways up, its index in plain view. Over 90% of its outline lies on
+    the outlines of the cards before and after it, both named by the classifier, so
+    `learned_yields` refused it; with `index_outweighs_yield` its index, reading it surely,
+    keeps it."""
+    scene, on, off = both_ways("french", 41_252, Options(),
+                               Options(index_outweighs_yield=False), "french40")
+    assert named_right(scene, on, "3d")
+    assert not named_right(scene, off, "3d")
+    assert len(on) == len(off) + 1

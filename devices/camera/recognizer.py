@@ -360,6 +360,12 @@ class Options:
     # (0.957), the 6 itself named by the classifier (uncalibrated napoletane 9316142, once
     # held out; and issue 15's scene 25, which the guessed pose's bar refused before)
     learned_yields: bool = True
+    # ... unless (French) a corner index of its outline reads the card surely
+    # (Thresholds.index_min_prob): a card of a tight cascade lies over the one before and
+    # under the one after, both named by the classifier, and more than 90% of it lies on
+    # their outlines though 54% of it shows (tune french40 41,252, a 3 of diamonds read at
+    # 0.996 both ways up, its index in plain view); the index is the card's own evidence
+    index_outweighs_yield: bool = True
     # a card named whole owns only the cells where its template matches: one named whole
     # though partly under another card (the whole judge let a subtle cover pass) would claim
     # the card on top, refused then as lying on a named card (a Napoletane jack 66% showing,
@@ -1380,11 +1386,12 @@ class Recognizer:
         of that card: a French card counts only with an index in view, and the classifier's
         false cards were outlines moved off their card (a 2 of spades read with its
         neighbour's pips as a 4, the outline's corners on a card back)."""
-        if self._index_reader is None or not self.options.index_confirms_learned:
-            return False
-        read = self._read_index(frame, quad)
-        return read is None or read[0] != label or \
-            read[1] < self.thresholds.index_confirm_prob
+        return self._index_confirms_learned() and \
+            self._unconfirmed_by(self._read_index(frame, quad), label)
+
+    def _unconfirmed_by(self, read: tuple[str, float] | None, label: str) -> bool:
+        """The index `read` (`_read_index`) does not confirm `label` (index_confirm_prob)."""
+        return read is None or read[0] != label or read[1] < self.thresholds.index_confirm_prob
 
     def _named_by_index(self, frame: np.ndarray, quad: np.ndarray,
                         read: tuple[str, float] | None, judged: str,
@@ -1445,11 +1452,18 @@ class Recognizer:
                          outlined: np.ndarray) -> bool:
         """A card the classifier named is refused when its corner index reads another
         (French) or its outline lies nearly all on the `outlined` cards named already
-        (Options.learned_yields)."""
-        return self._index_unconfirmed(frame, learned.quad, learned.label) or (
-            self.options.learned_yields and float(_canonical_share(
-                outlined, _in_view(view, learned.quad)).mean())
-            > self.thresholds.learned_yield_share)
+        (Options.learned_yields), unless its index reads it surely
+        (Options.index_outweighs_yield)."""
+        read = self._read_index(frame, learned.quad) if self._index_confirms_learned() \
+            else None
+        if self._index_confirms_learned() and self._unconfirmed_by(read, learned.label):
+            return True  # `_index_unconfirmed`, on the read made here
+        if not self.options.learned_yields or float(_canonical_share(
+                outlined, _in_view(view, learned.quad)).mean()) \
+                <= self.thresholds.learned_yield_share:
+            return False
+        return not (self.options.index_outweighs_yield and read is not None and
+                    read[1] >= self.thresholds.index_min_prob)
 
     def _learned_on_fit(self, frame: np.ndarray, view: TableView, judged: Candidate,
                         guess: tuple[np.ndarray, str, float] | None,
