@@ -6,6 +6,7 @@ deck, calibrated and uncalibrated, today's recogniser (the baseline) beside the 
         [--ab OPTION[,OPTION]]  (also the current recogniser with those switches flipped)
         [--ab-classifier DIR]  (... and with DIR's card_classifier_<art>.npz where it has one:
                                 one A/B recogniser, e.g. the session's start)
+        [--ab-threshold NAME=VALUE ...]  (... and with these Thresholds values)
 
 --split tune (seeds from 0) is for developing and tuning; --split held-out (seeds from
 HELD_OUT_SEED_BASE, the default) is only for reporting: nobody tunes on it. Figures per deck
@@ -961,7 +962,7 @@ from pathlib import Path
 import cv2
 
 from devices.camera.card_classifier import CardClassifier
-from devices.camera.recognizer import Options, Recognizer, baseline_options
+from devices.camera.recognizer import Options, Recognizer, Thresholds, baseline_options
 from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, wide_scene
 from devices.camera.wide_scoring import WideTally, score_wide
 
@@ -1016,6 +1017,9 @@ def main() -> None:
     parser.add_argument("--ab-classifier", type=Path, default=None, metavar="DIR",
                         help="... and with the classifier weights DIR/card_classifier_<art>.npz "
                              "where DIR has them (weights trained anew, or the ones before)")
+    parser.add_argument("--ab-threshold", action="append", default=[], metavar="NAME=VALUE",
+                        help="... and with this Thresholds value (repeatable; e.g. the bar "
+                             "a session changed, at its value before)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     first = args.first_seed if args.first_seed is not None else (
@@ -1027,17 +1031,21 @@ def main() -> None:
     for deck in args.decks.split(","):
         art, kind = DECKS[deck]
         recs = {"current": Recognizer(art, kind)}
-        if args.ab or args.ab_classifier:  # one recogniser: the switches flipped, other weights
+        if args.ab or args.ab_classifier or args.ab_threshold:
+            # one recogniser: the switches flipped, other thresholds, other weights
             switches = args.ab.split(",") if args.ab else []
             flips = {name: not getattr(Options(), name) for name in switches}
-            name = "current " + " ".join(f"{'+' if on else '-'}{k}" for k, on in flips.items())
+            values = {k: float(v) for k, v in (kv.split("=") for kv in args.ab_threshold)}
+            name = "current " + " ".join(
+                [f"{'+' if on else '-'}{k}" for k, on in flips.items()] +
+                [f"{k}={v:g}" for k, v in values.items()])
             weights = None
             if args.ab_classifier:
                 path = args.ab_classifier / f"card_classifier_{art}.npz"
                 weights = CardClassifier.load(path) if path.exists() else None
                 name += ", other weights" if weights is not None else ""
-            recs[name] = Recognizer(art, kind, options=replace(Options(), **flips),
-                                    classifier=weights)
+            recs[name] = Recognizer(art, kind, replace(Thresholds(), **values),
+                                    options=replace(Options(), **flips), classifier=weights)
         if not args.no_baseline:
             recs = {"baseline": Recognizer(art, kind, options=baseline_options()), **recs}
         runs = bench(deck, args.scenes, first, modes, recs)
