@@ -529,12 +529,11 @@ def test_a_covered_french_card_is_named_from_a_very_sure_index_alone(seed: int) 
     is `keep_better_fit`, whose first form named 5023's.)"""
     scene = wide_scene(seed, "french", "french52")
     earlier = replace(EARLIER, index_fit=False, keep_better_fit=False)
-    then = Thresholds(learned_min_prob=0.9)  # (at 0.6, the classifier and judge name 5023's)
-    now = score_wide(Recognizer("french", "french52", thresholds=then, options=earlier,
+    now = score_wide(Recognizer("french", "french52", options=earlier,
                                 classifier=FRENCH_THEN).recognize(scene.frame, scene.camera),
                      scene.truth)
     agreeing = Recognizer("french", "french52", options=earlier,
-                          thresholds=replace(then, index_alone_prob=1.01),
+                          thresholds=replace(Thresholds(), index_alone_prob=1.01),
                           classifier=FRENCH_THEN)
     before = score_wide(agreeing.recognize(scene.frame, scene.camera), scene.truth)
     assert now.false == 0 and now.right == before.right + 1
@@ -786,11 +785,9 @@ def test_a_card_the_partial_judge_nearly_names_is_named_when_the_classifier_agre
     classifier names the same card at 0.89-0.95: the two nearly sure methods agreeing name
     it; nothing false. (With the weights it was made with: today's name it surely.)"""
     scene = wide_scene(17451, "napoletane")
-    then = Thresholds(learned_min_prob=0.9)  # (at 0.6 the two name it without paired_near)
-    now = Recognizer("napoletane", thresholds=then, classifier=NAPOLETANE_THEN,
-                     options=ONCE).recognize(scene.frame, scene.camera)
-    before = Recognizer("napoletane", thresholds=then,
-                        options=replace(ONCE, paired_near=False),
+    now = Recognizer("napoletane", classifier=NAPOLETANE_THEN, options=ONCE).recognize(
+        scene.frame, scene.camera)
+    before = Recognizer("napoletane", options=replace(ONCE, paired_near=False),
                         classifier=NAPOLETANE_THEN).recognize(scene.frame, scene.camera)
     assert "5s" in {d.code for d in now} and "5s" not in {d.code for d in before}
     assert score_wide(now, scene.truth).false == 0 == score_wide(before, scene.truth).false
@@ -839,28 +836,13 @@ def test_a_card_nearly_named_must_be_nearer_than_a_quarter_towards_its_look_alik
     as nearly sure by both at `near_separation` 0.25, a false card. Refused at 0.3. (Without
     `near_lookalike`, which refuses it too; with the weights of 2026-11-27, as those trained
     on blanks do not name it at 0.25 either.)"""
-    # (at learned_min_prob 0.6 the two agreeing name it whatever the separation: without the
-    # look-alike rules, which refuse it, test_two_methods_agreeing_at_0_6_name_no_look_alike_the_look_alike_rules_refuse)
     _one_false_card_gone(wide_scene(9315711, "piacentine", "italian40"),
                          Recognizer("piacentine", options=_without_lookalikes(),
-                                    thresholds=Thresholds(learned_min_prob=0.9),
                                     classifier=PIACENTINE_20261127),
                          Recognizer("piacentine", options=_without_lookalikes(),
-                                    thresholds=Thresholds(near_separation=0.25,
-                                                          learned_min_prob=0.9),
+                                    thresholds=Thresholds(near_separation=0.25),
                                     classifier=PIACENTINE_20261127),
                          "6c")
-
-
-def test_two_methods_agreeing_at_0_6_name_no_look_alike_the_look_alike_rules_refuse() -> None:
-    """The same 7 of cups (held-out piacentine 9315711, spent): its part that shows fits a
-    6 of cups best, and the classifier of then reads a 6 at 0.83, past `learned_min_prob`
-    (0.6). The look-alike rules (the 6 and the 7 of cups differ little where it shows: the
-    classifier must be 0.96 sure) refuse it; without them it is a false card."""
-    scene = wide_scene(9315711, "piacentine", "italian40")
-    _one_false_card_gone(scene, Recognizer("piacentine", classifier=PIACENTINE_20261127),
-                         Recognizer("piacentine", options=_without_lookalikes(),
-                                    classifier=PIACENTINE_20261127), "6c")
 
 
 def test_a_card_the_last_frame_named_is_proposed_again_and_judged_whole() -> None:
@@ -1217,14 +1199,3 @@ def test_a_cascades_card_the_classifier_names_is_kept_when_its_index_reads_it_su
     assert named_right(scene, on, "3d")
     assert not named_right(scene, off, "3d")
     assert len(on) == len(off) + 1
-
-
-def test_a_covered_card_the_partial_judge_fits_is_named_when_the_classifier_agrees_at_0_6() -> None:
-    """Tune napoletane 41,680: a 7 of swords 47% showing. The partial judge's best fit on
-    what shows is the 7 of swords, but it will not name it; the classifier reads the 7 too,
-    at 0.75-0.88 on its outlines, under the 0.9 the two agreeing needed before. At
-    `learned_min_prob` 0.6 it is named."""
-    scene, on, off = both_ways("napoletane", 41_680, Options(), Options(),
-                               thresholds=(Thresholds(), Thresholds(learned_min_prob=0.9)))
-    assert named_right(scene, on, "7s")
-    assert not named_right(scene, off, "7s")

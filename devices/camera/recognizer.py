@@ -190,20 +190,8 @@ class Thresholds:
     # the classifier names a refused card this sure (~0.98 at most: it is trained with label
     # smoothing) ... (0.95 before; at 0.9, tune 18100-18549 calibrated, the Napoletane
     # weights of the fourteenth session: +5 napoletane of 1,329, +9 piacentine of 1,215,
-    # French unchanged on 18100-18299, none false). 0.6 since (twenty-fifth session): the
-    # partial judge's best fit is that card too, so two methods agree; the classifier's top
-    # guess on a covered card's true outline is nearly always right, its probability often
-    # 0.6-0.9 (tune napoletane 41,680, a 7 of swords 47% showing, 0.75-0.88). Tune 41,650-
-    # 42,049 calibrated, 400 a deck: napoletane +5 of 1,139, piacentine +3 of 1,123,
-    # french52 +4 of 1,142; fresh tune 42,050-42,449: +1, +2, +2 of ~1,100 each, french40
-    # +1 -1; no false card added (0.75 on the first: +4, +1). With `learned_fit_prob` kept at
-    # 0.9, fresh tune 42,450-42,849: french52 +3 of 1,138, napoletane +1 of 1,148, the others
-    # unchanged, no false card
-    learned_min_prob: float = 0.6
-    # ... but 0.9, as before, on an outline refitted to the classifier's card
-    # (Options.learned_on_fit), the crop turned half round too: a second try at the same
-    # evidence (at 0.6, spent held-out napoletane 9,327,661's false 7 of cups, 0.74 turned)
-    learned_fit_prob: float = 0.9
+    # French unchanged on 18100-18299, none false)
+    learned_min_prob: float = 0.9
     # ... but as before where its crop is less to be trusted: under a guessed pose (an
     # outline spanning a cascade's covered cards and the one on top was named that top card
     # at 0.929, issue 15's scene 25, napoletane), and on a card lying more than
@@ -444,7 +432,7 @@ class Options:
     # +13 of 1,642; 0 false throughout, +0.5 ms a frame
     learned_on_fit: bool = True
     # ... and named only when the classifier names the fitted crop turned half round too
-    # (`learned_fit_prob`): a 7 of cups read at 0.97 on an outline across a tight cascade of
+    # (`learned_min_prob`): a 7 of cups read at 0.97 on an outline across a tight cascade of
     # four cards each 30% showing (0.74 turned; spent held-out 9,327,661). Tune 27,000-
     # 27,599 Italian and 27,000-27,399 French, calibrated: 5,249 of 5,475 with it, 5,250
     # without; 0 false either way
@@ -1496,14 +1484,13 @@ class Recognizer:
         if _doubted_at(doubted, fitted, label):
             return None
         guess = self._guess(frame, fitted, self._on_named(owned, view, fitted))
-        learned = self._learned(frame, fitted, shortlist, label, guess, covered,
-                                self.thresholds.learned_fit_prob)
+        learned = self._learned(frame, fitted, shortlist, label, guess, covered)
         if learned is not None and self._lookalike_unsure(judged, learned.margin) and \
                 not self._index_confirms_learned():
             doubted.append((fitted, label))
             return None
         if learned is None or (self.options.learned_on_fit_turned and not self._turned_agrees(
-                guess[0], label, self.thresholds.learned_fit_prob)):
+                guess[0], label, self.thresholds.learned_min_prob)):
             return None
         return learned
 
@@ -1626,7 +1613,7 @@ class Recognizer:
     def _learned(self, frame: np.ndarray, quad: np.ndarray, shortlist: np.ndarray | None,
                  expected: str | None = None,
                  guess: tuple[np.ndarray, str, float] | None = None,
-                 covered: bool = False, floor: float = 0.0) -> Candidate | None:
+                 covered: bool = False) -> Candidate | None:
         """The classifier's name for a crop the templates refused (card_classifier.py), taken
         only when it is sure, the card is among the best template matches of the crop and,
         given `expected` (the card the part that shows fits best, though not surely), is that
@@ -1634,14 +1621,13 @@ class Recognizer:
         `expected` BACK or OTHER (no card fits what shows): only when very sure both ways up
         and the card is the crop's best template match. `guess`: the classifier's answer on
         this quad, when asked already (`_guess`). `covered`: the crop lies mostly on cards
-        named already (`learned_covered_share`), so it must be surer. `floor`: the least
-        bar (a second try at the same evidence asks more)."""
+        named already (`learned_covered_share`), so it must be surer."""
         if self._classifier is None:
             return None
         th = self.thresholds
         alone = expected in (BACK, OTHER)  # no card fits what shows
         crop, label, prob = guess if guess is not None else self._guess(frame, quad)
-        bar = max(floor, th.learned_alone_prob if alone else th.learned_min_prob)
+        bar = th.learned_alone_prob if alone else th.learned_min_prob
         if covered:
             bar = max(bar, th.wary_learned_min_prob)
         if label in (BACK, OTHER) or prob < bar or (
