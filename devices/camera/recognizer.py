@@ -190,7 +190,12 @@ class Thresholds:
     # the classifier names a refused card this sure (~0.98 at most: it is trained with label
     # smoothing) ... (0.95 before; at 0.9, tune 18100-18549 calibrated, the Napoletane
     # weights of the fourteenth session: +5 napoletane of 1,329, +9 piacentine of 1,215,
-    # French unchanged on 18100-18299, none false)
+    # French unchanged on 18100-18299, none false). Tried at 0.6 and not kept (twenty-fifth
+    # session): the partial judge's best fit agreeing, tune 41,650-42,849 four decks named
+    # +20 of ~13,600 cards with no false card added, but on held-out 9,341,650-9,342,649
+    # (1,000 a deck) +8 of 11,307 with 2 false Napoletane cards more (a 5 and a 4 of cups on
+    # outlines across a cascade's strips, read 0.9 and 0.895, turned half round 0.52 and
+    # 0.51: a turned reading is what to ask of a lower bar, tried on tune seeds first)
     learned_min_prob: float = 0.9
     # ... but as before where its crop is less to be trusted: under a guessed pose (an
     # outline spanning a cascade's covered cards and the one on top was named that top card
