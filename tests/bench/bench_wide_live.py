@@ -17,6 +17,26 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-28, twenty-fifth session), with `index_outweighs_yield`
+(bench_wide_scenes; French only): deals 9,100,629-9,100,643 (never run before), 15 a deck,
+code 282a9fc, two runs side by side on the two cores, the French decks with the switch off
+beside them, then the Italian ones (which it does not change):
+
+    .venv/bin/python -m tests.bench.bench_wide_live --deals 15 --first-seed 9100629 \
+        --modes calibrated --ab index_outweighs_yield --decks french40 (french52 beside it)
+    .venv/bin/python -m tests.bench.bench_wide_live --deals 15 --first-seed 9100629 \
+        --modes calibrated --decks napoletane (piacentine beside it)
+
+    deck        tracked              ms a frame (p95)   switch off        on / off
+    napoletane  56/56, 0 false       11.71 (52.6)       -                 -
+    piacentine  41/41, 0 false       13.51 (63.9)       -                 -
+    french40    63/64, 0 false       13.97 (63.1)       63/64, 13.17      1.06x
+    french52    52/52, 0 false       13.29 (57.5)       52/52, 13.16      1.01x
+
+212/213 cards told right, 0 false reports, 13.1 ms a frame over the 2,952 frames. The miss,
+french40 9,100,635's 5 of hearts 88% showing, is missed tracked either way (and by "tracked,
+before"); recognising every frame names it (64/64): the tracker's, not the judge's, to look at.
+
 Held-out report (2026-11-28, twenty-fourth session), with `learned_quick` (bench_wide_scenes):
 deals 9,100,614-9,100,628 (never run before), 15 a deck, code 63dbd12, two runs side by side
 on the two cores (the Italian decks, the French ones), each with the switch off beside it:
