@@ -1459,16 +1459,17 @@ class Recognizer:
         (French) or its outline lies nearly all on the `outlined` cards named already
         (Options.learned_yields), unless its index reads it surely
         (Options.index_outweighs_yield)."""
-        read = self._read_index(frame, learned.quad) if self._index_confirms_learned() \
-            else None
-        if self._index_confirms_learned() and self._unconfirmed_by(read, learned.label):
-            return True  # `_index_unconfirmed`, on the read made here
-        if not self.options.learned_yields or float(_canonical_share(
-                outlined, _in_view(view, learned.quad)).mean()) \
-                <= self.thresholds.learned_yield_share:
-            return False
-        return not (self.options.index_outweighs_yield and read is not None and
-                    read[1] >= self.thresholds.index_min_prob)
+        th = self.thresholds
+        # one read serves both: the confirmation (`_index_unconfirmed`) and the exemption
+        confirms = self._index_confirms_learned()
+        read = self._read_index(frame, learned.quad) if confirms else None
+        if confirms and self._unconfirmed_by(read, learned.label):
+            return True
+        yields = self.options.learned_yields and float(_canonical_share(
+            outlined, _in_view(view, learned.quad)).mean()) > th.learned_yield_share
+        sure_index = self.options.index_outweighs_yield and read is not None and \
+            read[1] >= th.index_min_prob
+        return yields and not sure_index
 
     def _learned_on_fit(self, frame: np.ndarray, view: TableView, judged: Candidate,
                         guess: tuple[np.ndarray, str, float] | None,
