@@ -234,6 +234,9 @@ class Thresholds:
     # to (Options.lookalike_refit) and asked of a card the judge names (judged_lookalike)
     near_lookalike_gap: float = 0.5
     near_lookalike_prob: float = 0.96
+    # ... or this sure both ways up, the crop and the crop turned half round
+    # (Options.lookalike_both_ways)
+    lookalike_both_ways_prob: float = 0.9
     # the classifier's second guess is refitted to when it gives it this much
     # (Options.learned_rival_refit)
     learned_rival_prob: float = 0.1
@@ -395,6 +398,18 @@ class Options:
     # 1,130 vs 1,132 of 1,188, piacentine 1,021 vs 1,022 of 1,086, 0 false either way; French
     # 23,800-24,199: no card changed)
     judged_lookalike: bool = True
+    # ... both: the classifier as sure of the card when it reads the crop turned half round
+    # too is sure enough (Thresholds.lookalike_both_ways_prob; not under a guessed pose,
+    # `_under_guess`). On tune 43,050-43,649 the
+    # look-alike rules refused 59 Italian outlines, 55 of them on their right card, none on
+    # another (e.g. napoletane 43,367, a 5 of coins read 0.91 and 0.985 turned). Tune
+    # 43,650-44,249 calibrated: napoletane 1,630 vs 1,627 of 1,665, piacentine 1,601 vs
+    # 1,593 of 1,660, 0 false either way; the spent held-out look-alikes the rules were made
+    # for (piacentine 9,317,068, 9,317,808, 9,319,286, 9,319,343, 9,319,417) name none false;
+    # French 43,650-44,049: no card changed. Tried and not kept: the same for the bar of a
+    # card the classifier and the partial judge agree on (learned_min_prob 0.9, or 0.8 both
+    # ways up): tune 44,250-44,849 Italian, +1 of 3,304
+    lookalike_both_ways: bool = True
     # a covered card named from the part that shows (the classifier agreeing or not) is
     # refused when its closest look-alike (the partial judge's rival) is named as surely once
     # the outline is fitted to it: a few pixels of outline then decide between two cards
@@ -1185,7 +1200,7 @@ class Recognizer:
                                         share > self.thresholds.learned_covered_share)
                 # (a French card must then have its index read it: that tells them apart)
                 if learned is not None and learned.label == cand.label and \
-                        self._lookalike_unsure(cand, learned.margin) and \
+                        self._lookalike_unsure(cand, learned.margin, guess[0]) and \
                         not self._index_confirms_learned():
                     doubted.append((quad, learned.label))
                     learned = None
@@ -1285,10 +1300,10 @@ class Recognizer:
         if self._classifier is None or not self.options.paired_near or \
                 cand.label in (BACK, OTHER) or cand.margin < th.near_separation:
             return False
-        _, label, prob = self._guess(frame, quad)
+        crop, label, prob = self._guess(frame, quad)
         if label != cand.label or prob < th.near_learned_prob:
             return False
-        if self._lookalike_unsure(cand, prob):
+        if self._lookalike_unsure(cand, prob, crop):
             return False
         return not self.options.near_index_confirms or \
             not self._index_unconfirmed(frame, quad, label)
@@ -1301,19 +1316,29 @@ class Recognizer:
         if not self.options.judged_lookalike or self._classifier is None or \
                 self._near_lookalike(cand) is None:
             return False
-        _, label, prob = self._guess(frame, quad)
-        if label == cand.label and prob >= self.thresholds.near_lookalike_prob:
+        crop, label, prob = self._guess(frame, quad)
+        if label == cand.label and (prob >= self.thresholds.near_lookalike_prob
+                                    or self._sure_both_ways(crop, label, prob)):
             return False
         # a French card's corner index tells apart what its pips may not
         return self._index_reader is None or self._index_unconfirmed(frame, quad, cand.label)
 
-    def _lookalike_unsure(self, cand: Candidate, prob: float) -> bool:
+    def _lookalike_unsure(self, cand: Candidate, prob: float, crop: np.ndarray) -> bool:
         """Another card's template differs from the partial judge's card little on the cells
-        that show (`near_lookalike_gap`), and the classifier, naming the same card, is not
-        sure enough to tell the two apart (`near_lookalike_prob`): the difference may lie
-        under the cover (Options.near_lookalike)."""
+        that show (`near_lookalike_gap`), and the classifier, naming the same card (at `prob`,
+        of `crop`), is not sure enough to tell the two apart (`near_lookalike_prob`, or
+        `_sure_both_ways`): the difference may lie under the cover (Options.near_lookalike)."""
         return self.options.near_lookalike and prob < self.thresholds.near_lookalike_prob \
+            and not self._sure_both_ways(crop, cand.label, prob) \
             and self._near_lookalike(cand) is not None
+
+    def _sure_both_ways(self, crop: np.ndarray, label: str, prob: float) -> bool:
+        """The classifier names `crop` `label` at `prob` and the crop turned half round the
+        same, each at `lookalike_both_ways_prob` (Options.lookalike_both_ways): two readings
+        of what shows, from either end of the card, agreeing."""
+        bar = self.thresholds.lookalike_both_ways_prob
+        return self.options.lookalike_both_ways and prob >= bar and \
+            self._turned_agrees(crop, label, bar)
 
     def _shown_cells(self, frame: np.ndarray, cand: Candidate) -> np.ndarray | None:
         """The cells (ROWS x COLS) of a card named whole where its template matches (its
@@ -1491,7 +1516,7 @@ class Recognizer:
             return None
         guess = self._guess(frame, fitted, self._on_named(owned, view, fitted))
         learned = self._learned(frame, fitted, shortlist, label, guess, covered)
-        if learned is not None and self._lookalike_unsure(judged, learned.margin) and \
+        if learned is not None and self._lookalike_unsure(judged, learned.margin, guess[0]) and \
                 not self._index_confirms_learned():
             doubted.append((fitted, label))
             return None
@@ -1732,11 +1757,14 @@ class Recognizer:
         outline read under a guessed plane it named a 4 of spades and a 9 of clubs for
         other cards (tune seeds 1043 french40, 1175 french52); and names one the template
         judges agree on only as sure as before `learned_min_prob` came down
-        (`wary_learned_min_prob`)."""
+        (`wary_learned_min_prob`), one with a look-alike only at `near_lookalike_prob` (read
+        both ways up at 0.9, a 3 of diamonds was named for a 2 under the guessed plane of
+        1043, the index reader's confirmation off)."""
         if self._guessing is None:
             th = self.thresholds
             guessed = replace(th, learned_min_prob=max(th.learned_min_prob,
-                                                       th.wary_learned_min_prob))
+                                                       th.wary_learned_min_prob),
+                              lookalike_both_ways_prob=2.0)
             if not self.options.alone_when_guessed:
                 guessed = replace(guessed, learned_alone_prob=2.0)
             self._guessing = Recognizer(self.art, self.kind, guessed, None, self.options,
