@@ -216,6 +216,9 @@ class Thresholds:
     # decks) and 14500-14799 (four decks): 3 cards fewer of 6,252, that false card gone;
     # held-out stills 9,306,000-9,306,499: 1 card fewer of 5,674, no false card more or less)
     learned_alone_prob: float = 0.975
+    # ... and this sure (both ways up) where the card is not the crop's best template match
+    # (Options.alone_unranked)
+    alone_unranked_prob: float = 0.985
     # a covered card the partial judge refuses on its separation alone, this far towards it,
     # is named when the classifier names it too, this sure (Options.paired_near; at 0.3 and
     # 0.8, tune 17400-17699 calibrated: +9 napoletane of 779, +4 piacentine of 799, French
@@ -400,7 +403,8 @@ class Options:
     judged_lookalike: bool = True
     # ... both: the classifier as sure of the card when it reads the crop turned half round
     # too is sure enough (Thresholds.lookalike_both_ways_prob; not under a guessed pose,
-    # `_under_guess`). On tune 43,050-43,649 the
+    # `_under_guess`, nor on an outline fitted to the classifier's card, `_learned_on_fit`:
+    # there it named a 6 of coins for a 7, tune napoletane 45,617). On tune 43,050-43,649 the
     # look-alike rules refused 59 Italian outlines, 55 of them on their right card, none on
     # another (e.g. napoletane 43,367, a 5 of coins read 0.91 and 0.985 turned). Tune
     # 43,650-44,249 calibrated: napoletane 1,630 vs 1,627 of 1,665, piacentine 1,601 vs
@@ -443,6 +447,13 @@ class Options:
     # right half under another 7 whose cups stood where a 6's right column stands, was named
     # a 6 at 0.99 by the classifier alone (spent held-out 9323738)
     learned_blanks_named: bool = True
+    # a covered card the classifier names alone (no template fits what shows) at
+    # Thresholds.alone_unranked_prob both ways up needs not be the crop's best template match
+    # (tune 43,050-43,649 Italian: of 208 outlines refused so, read at 0.9 or more, one lay
+    # on another card, read 0.90;
+    # 44,850-45,449 calibrated: napoletane 1,684 vs 1,683 of 1,737, piacentine 1,638 vs
+    # 1,636 of 1,670, 0 false either way)
+    alone_unranked: bool = True
     # a covered card refitted to the classifier's card (`_refit_to_learned`), which the
     # partial judge takes for it yet refuses, is put to the classifier again there, unless
     # another outline of it was doubted (a Piacentine 7 of cups 41% showing, named a 6 at
@@ -457,6 +468,11 @@ class Options:
     # 27,599 Italian and 27,000-27,399 French, calibrated: 5,249 of 5,475 with it, 5,250
     # without; 0 false either way
     learned_on_fit_turned: bool = True
+    # ... and not where the partial judge fitted its near look-alike best before the fit: a
+    # Piacentine 6 of cups 39% showing, judged a 6, the classifier 0.9 for a 7; fitted to
+    # the 7, judged a 7 and read a 7 at 0.976 (tune 44,354, a false card). Tune 45,450-
+    # 46,049 Italian calibrated: no card changed
+    fit_lookalike_doubts: bool = True
     # a hand's named cards propose the cards between and beyond them at its step (cascade.py):
     # tune 28,300-28,599 calibrated, four decks, 3,366 vs 3,341 of 3,469; uncalibrated
     # 28,600-28,699: 935 vs 926 of 1,011; 0 false either way; +14% ms a still, +5% live.
@@ -1211,7 +1227,7 @@ class Recognizer:
                     if refit is not None and not refit[0].accepted:
                         learned = self._learned_on_fit(
                             frame, view, refit[0], guess, shortlist, owned,
-                            share > self.thresholds.learned_covered_share, doubted)
+                            share > self.thresholds.learned_covered_share, doubted, cand.label)
                         refit = None
                         if learned is not None and self._learned_refused(
                                 frame, view, learned, np.maximum(owned, claimed)):
@@ -1323,13 +1339,15 @@ class Recognizer:
         # a French card's corner index tells apart what its pips may not
         return self._index_reader is None or self._index_unconfirmed(frame, quad, cand.label)
 
-    def _lookalike_unsure(self, cand: Candidate, prob: float, crop: np.ndarray) -> bool:
+    def _lookalike_unsure(self, cand: Candidate, prob: float,
+                          crop: np.ndarray | None = None) -> bool:
         """Another card's template differs from the partial judge's card little on the cells
         that show (`near_lookalike_gap`), and the classifier, naming the same card (at `prob`,
         of `crop`), is not sure enough to tell the two apart (`near_lookalike_prob`, or
-        `_sure_both_ways`): the difference may lie under the cover (Options.near_lookalike)."""
+        `_sure_both_ways` given the crop): the difference may lie under the cover
+        (Options.near_lookalike)."""
         return self.options.near_lookalike and prob < self.thresholds.near_lookalike_prob \
-            and not self._sure_both_ways(crop, cand.label, prob) \
+            and not (crop is not None and self._sure_both_ways(crop, cand.label, prob)) \
             and self._near_lookalike(cand) is not None
 
     def _sure_both_ways(self, crop: np.ndarray, label: str, prob: float) -> bool:
@@ -1499,7 +1517,8 @@ class Recognizer:
     def _learned_on_fit(self, frame: np.ndarray, view: TableView, judged: Candidate,
                         guess: tuple[np.ndarray, str, float] | None,
                         shortlist: np.ndarray | None, owned: np.ndarray, covered: bool,
-                        doubted: list[tuple[np.ndarray, str]]) -> Candidate | None:
+                        doubted: list[tuple[np.ndarray, str]],
+                        first: str | None = None) -> Candidate | None:
         """A covered card `_refit_to_learned` fitted to the classifier's card (its `guess`),
         which the partial judge then takes for that card but will not name (`judged`: too
         little shows to tell it apart, or it refused before): the classifier asked again on
@@ -1508,15 +1527,23 @@ class Recognizer:
         (Options.learned_on_fit). Its first answer came from an outline pixels off. Not where
         another outline of the same card was `doubted` (named, but not told from a look-
         alike): a second outline is a second try at the same evidence, not more of it. And
-        only when the crop reads so turned half round too (Options.learned_on_fit_turned)."""
+        only when the crop reads so turned half round too (Options.learned_on_fit_turned).
+        Nor where the judge fitted the card's near look-alike best on the outline before
+        the fit (`first`, Options.fit_lookalike_doubts): the fit moved a few pixels of
+        outline, and those chose between the two."""
         if not self.options.learned_on_fit or guess is None or judged.label != guess[1]:
             return None
         label, fitted = judged.label, judged.quad
         if _doubted_at(doubted, fitted, label):
             return None
+        if self.options.fit_lookalike_doubts and first not in (None, BACK, OTHER, label) \
+                and self._near_lookalike(judged) == first:
+            return None
         guess = self._guess(frame, fitted, self._on_named(owned, view, fitted))
         learned = self._learned(frame, fitted, shortlist, label, guess, covered)
-        if learned is not None and self._lookalike_unsure(judged, learned.margin, guess[0]) and \
+        # (one way up only: a second outline read both ways named a 6 of coins for a 7, the
+        # first outline 10% off it, tune napoletane 45,617)
+        if learned is not None and self._lookalike_unsure(judged, learned.margin) and \
                 not self._index_confirms_learned():
             doubted.append((fitted, label))
             return None
@@ -1524,6 +1551,15 @@ class Recognizer:
                 guess[0], label, self.thresholds.learned_min_prob)):
             return None
         return learned
+
+    def _alone_unranked(self, crop: np.ndarray, label: str, prob: float) -> bool:
+        """A card no template fits on what shows, which the classifier names at
+        `alone_unranked_prob` both ways up (Options.alone_unranked), needs not be the crop's
+        best whole-card template match: over a card half covered by another, that ranks the
+        cover."""
+        bar = self.thresholds.alone_unranked_prob
+        return self.options.alone_unranked and prob >= bar and \
+            self._turned_agrees(crop, label, bar)
 
     def _turned_agrees(self, crop: np.ndarray, label: str, bar: float) -> bool:
         """The classifier names the crop turned half round the same card, at `bar`: a crop
@@ -1669,12 +1705,18 @@ class Recognizer:
         order = [int(i) for i in np.argsort(-scores)[:2 * th.learned_agree]
                  if np.isfinite(scores[i])]
         top = list(dict.fromkeys(self.templates.labels[i] for i in order))
-        if label not in top[:1 if alone else th.learned_agree]:
+        if label not in top[:1 if alone else th.learned_agree] and not (
+                alone and self._alone_unranked(crop, label, prob)):
             return None
         if alone and not self._turned_agrees(crop, label, th.learned_alone_prob):
             return None
         # scored as the judge scores (its template's correlation), the margin is the certainty
-        score = max(float(scores[i]) for i in order if self.templates.labels[i] == label)
+        # (named unranked, `_alone_unranked`: of all the card's templates)
+        ranked = [float(scores[i]) for i in order if self.templates.labels[i] == label]
+        score = max(ranked) if ranked else max(
+            float(self.templates.vectors[i] @ unit) for i, name in
+            enumerate(self.templates.labels) if name == label) / max(
+                float(np.linalg.norm(unit)), 1e-6)
         return Candidate(quad, label, score, prob, 0.0, True)
 
     def candidates(self, frame: np.ndarray, mask: np.ndarray | None = None) -> list[Candidate]:
