@@ -1227,7 +1227,8 @@ class Recognizer:
                     if refit is not None and not refit[0].accepted:
                         learned = self._learned_on_fit(
                             frame, view, refit[0], guess, shortlist, owned,
-                            share > self.thresholds.learned_covered_share, doubted, cand.label)
+                            share > self.thresholds.learned_covered_share, doubted,
+                            first=cand.label)
                         refit = None
                         if learned is not None and self._learned_refused(
                                 frame, view, learned, np.maximum(owned, claimed)):
