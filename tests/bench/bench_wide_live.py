@@ -6,7 +6,7 @@ tracker and the voter (voting.CameraCardSource). Issue 16's time goal is for thi
 
     .venv/bin/python -m tests.bench.bench_wide_live [--deals 50] [--split held-out|tune]
         [--first-seed N] [--decks napoletane,...] [--modes calibrated,uncalibrated]
-        [--ab OPTION]  (also the tracked path with that Options switch flipped, same run)
+        [--ab OPTION[,OPTION]]  (also the tracked path with those switches flipped, same run)
 
 For each deck and mode, two runs over the same frames: tracked (the live path) and every frame
 recognised (the baseline, same run). Printed: the cards the table was told right (of the cards
@@ -16,6 +16,28 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
+
+Held-out report (2026-11-28, twenty-sixth session), with `lookalike_both_ways`,
+`alone_unranked` and `fit_lookalike_doubts` (bench_wide_scenes): deals 9,100,644-9,100,658
+(never run before), 15 a deck, code 52d9781, two runs side by side on the two cores (the
+Italian decks, then the French ones), each with the three switches off beside it:
+
+    .venv/bin/python -m tests.bench.bench_wide_live --deals 15 --first-seed 9100644 \
+        --modes calibrated --ab lookalike_both_ways,alone_unranked,fit_lookalike_doubts \
+        --decks napoletane (piacentine beside it; then french40 and french52)
+
+    deck        tracked              ms a frame (p95)   switches off      on / off
+    napoletane  65/65, 0 false       13.04 (59.9)       65/65, 12.49      1.04x
+    piacentine  47/47, 0 false       15.62 (79.0)       47/47, 15.03      1.04x
+    french40    67/68, 0 false       18.92 (78.3)       67/68, 18.97      1.00x
+    french52    65/65, 0 false       21.11 (105.6)      65/65, 20.60      1.02x
+
+244/245 cards told right, 0 false reports, 17.3 ms a frame over the 3,336 frames; French 52
+over 20 ms on these deals either way (alone on the machine, no A/B: 20.23 ms; "tracked,
+before", the path before the sixteenth session's hints, 17.47 in that run): these deals
+cost more than 9,100,629-9,100,643's (13.3 ms there). The miss, french40 9,100,657's 5 of
+clubs 93% showing, is missed tracked either way and by "tracked, before"; every frame
+recognised names it (68/68): the tracker's, as the twenty-fifth session's miss.
 
 Held-out report (2026-11-28, twenty-fifth session), with `index_outweighs_yield`
 (bench_wide_scenes; French only): deals 9,100,629-9,100,643 (never run before), 15 a deck,
@@ -533,7 +555,8 @@ def source(art: str, kind: str, deal_camera: CameraPose, calibrated: bool,
 def run_deals(deck: str, seeds: range, mode: str,
               ab: str | None = None) -> dict[str, tuple[LiveTally, list[float]]]:
     """Each deal's frames through the tracked path and the every-frame path; with `ab` (an
-    Options switch) also the tracked path with that switch flipped, in the same run."""
+    Options switch, or several joined by commas) also the tracked path with those switches
+    flipped, in the same run."""
     art, kind = DECKS[deck]
     names = list(PATHS) + ([f"tracked -{ab}"] if ab else [])
     out: dict[str, tuple[LiveTally, list[float]]] = {name: (LiveTally(), []) for name in names}
@@ -545,7 +568,8 @@ def run_deals(deck: str, seeds: range, mode: str,
         if ab:
             flipped = source(art, kind, deal.camera, mode == "calibrated", True)
             options = flipped.recognizer.options
-            flipped.recognizer.options = replace(options, **{ab: not getattr(options, ab)})
+            flipped.recognizer.options = replace(options, **{
+                name: not getattr(options, name) for name in ab.split(",")})
             paths[f"tracked -{ab}"] = (flipped, LiveScorer())
         for n, frame in enumerate(deal.frames):
             for name, (path, scorer) in paths.items():
@@ -577,8 +601,8 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=None)
     parser.add_argument("--decks", default=",".join(DECKS))
     parser.add_argument("--modes", default="calibrated,uncalibrated")
-    parser.add_argument("--ab", default=None, metavar="OPTION",
-                        help="also the tracked path with this Options switch flipped")
+    parser.add_argument("--ab", default=None, metavar="OPTION[,OPTION]",
+                        help="also the tracked path with these Options switches flipped")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     first = args.first_seed if args.first_seed is not None else (
