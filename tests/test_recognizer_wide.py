@@ -1253,3 +1253,27 @@ def test_a_card_the_classifier_names_alone_surest_needs_not_rank_first() -> None
     assert named_right(scene, on, "3s")
     assert not named_right(scene, off, "3s")
     assert len(on) == len(off) + 1
+
+
+def test_the_card_on_top_of_a_cascade_is_judged_before_the_cards_under_it() -> None:
+    """Held-out deal french40 9,100,657 (the twenty-sixth session's live report, looked at
+    after it: spent), frame 54: a 5 of hearts 93% showing at the end of a tight cascade, a
+    chip over its corner, so the whole judge refused it. Among the hypotheses judged on
+    what shows, the jack of clubs under it (16% showing) came first, named from its corner
+    index, and the 5's hypothesis, its centre near the jack's, was then taken. Judged best
+    quick match first (`covered_by_quick`), the 5 is named."""
+    from devices.camera.scoring import inside
+    from devices.camera.wide_scenes import wide_deal
+
+    deal = wide_deal(9_100_657, "french", "french40")
+    frame = next(f for n, f in enumerate(deal.frames) if n == 54)
+    five = next(t for t in frame.truth if t.code == "5c")
+    assert five.visible > 0.9
+
+    def named(options: Options) -> bool:
+        found = Recognizer("french", "french40", options=options).recognize(
+            frame.frame, deal.camera)
+        return any(d.code == "5c" and inside(five, d.center) for d in found)
+
+    assert named(Options())
+    assert not named(Options(covered_by_quick=False))
