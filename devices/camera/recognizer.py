@@ -457,9 +457,8 @@ class Options:
     # a covered card the classifier names alone (no template fits what shows) at
     # Thresholds.alone_unranked_prob both ways up needs not be the crop's best template match
     # (tune 43,050-43,649 Italian: of 208 outlines refused so, read at 0.9 or more, one lay
-    # on another card, read 0.90;
-    # 44,850-45,449 calibrated: napoletane 1,684 vs 1,683 of 1,737, piacentine 1,638 vs
-    # 1,636 of 1,670, 0 false either way)
+    # on another card, read 0.90; 44,850-45,449 calibrated: napoletane 1,684 vs 1,683 of
+    # 1,737, piacentine 1,638 vs 1,636 of 1,670, 0 false either way)
     alone_unranked: bool = True
     # a covered card refitted to the classifier's card (`_refit_to_learned`), which the
     # partial judge takes for it yet refuses, is put to the classifier again there, unless
@@ -1367,12 +1366,9 @@ class Recognizer:
             and self._near_lookalike(cand) is not None
 
     def _sure_both_ways(self, crop: np.ndarray, label: str, prob: float) -> bool:
-        """The classifier names `crop` `label` at `prob` and the crop turned half round the
-        same, each at `lookalike_both_ways_prob` (Options.lookalike_both_ways): two readings
-        of what shows, from either end of the card, agreeing."""
-        bar = self.thresholds.lookalike_both_ways_prob
-        return self.options.lookalike_both_ways and prob >= bar and \
-            self._turned_agrees(crop, label, bar)
+        """`_both_ways` at `lookalike_both_ways_prob` (Options.lookalike_both_ways)."""
+        return self.options.lookalike_both_ways and \
+            self._both_ways(crop, label, prob, self.thresholds.lookalike_both_ways_prob)
 
     def _shown_cells(self, frame: np.ndarray, cand: Candidate) -> np.ndarray | None:
         """The cells (ROWS x COLS) of a card named whole where its template matches (its
@@ -1573,9 +1569,13 @@ class Recognizer:
         `alone_unranked_prob` both ways up (Options.alone_unranked), needs not be the crop's
         best whole-card template match: over a card half covered by another, that ranks the
         cover."""
-        bar = self.thresholds.alone_unranked_prob
-        return self.options.alone_unranked and prob >= bar and \
-            self._turned_agrees(crop, label, bar)
+        return self.options.alone_unranked and \
+            self._both_ways(crop, label, prob, self.thresholds.alone_unranked_prob)
+
+    def _both_ways(self, crop: np.ndarray, label: str, prob: float, bar: float) -> bool:
+        """The classifier names `crop` `label` at `prob` and the crop turned half round the
+        same, each at `bar`: two readings of what shows, from either end of the card."""
+        return prob >= bar and self._turned_agrees(crop, label, bar)
 
     def _turned_agrees(self, crop: np.ndarray, label: str, bar: float) -> bool:
         """The classifier names the crop turned half round the same card, at `bar`: a crop
@@ -1717,7 +1717,8 @@ class Recognizer:
                 expected is not None and not alone and label != expected):
             return None
         unit = crop.reshape(-1)
-        scores = self._scores(unit / max(float(np.linalg.norm(unit)), 1e-6), shortlist)
+        unit = unit / max(float(np.linalg.norm(unit)), 1e-6)
+        scores = self._scores(unit, shortlist)
         order = [int(i) for i in np.argsort(-scores)[:2 * th.learned_agree]
                  if np.isfinite(scores[i])]
         top = list(dict.fromkeys(self.templates.labels[i] for i in order))
@@ -1730,9 +1731,8 @@ class Recognizer:
         # (named unranked, `_alone_unranked`: of all the card's templates)
         ranked = [float(scores[i]) for i in order if self.templates.labels[i] == label]
         score = max(ranked) if ranked else max(
-            float(self.templates.vectors[i] @ unit) for i, name in
-            enumerate(self.templates.labels) if name == label) / max(
-                float(np.linalg.norm(unit)), 1e-6)
+            float(self.templates.vectors[i] @ unit)
+            for i, name in enumerate(self.templates.labels) if name == label)
         return Candidate(quad, label, score, prob, 0.0, True)
 
     def candidates(self, frame: np.ndarray, mask: np.ndarray | None = None) -> list[Candidate]:

@@ -44,6 +44,20 @@ uncalibrated`): napoletane 443/477, piacentine 372/408, french40 420/452, french
 together 1,626/1,761 (92.3%), 0 false, the switches changing no card. The goal (99.5%, 0
 false) is not met.
 
+Then `covered_by_quick` (the hypotheses judged on what shows taken best quick match first:
+the card on top of a cascade before the cards under it), against the code above (the A/B
+recogniser the switch off): seeds 9,343,900-9,344,399, never run before, 500 scenes per
+deck, calibrated, code 6a4cd28, four runs side by side (`--ab covered_by_quick`):
+
+    deck        calibrated, 500 scenes     false cards   the switch off
+    napoletane  97.96% (1391/1420)         1             1389, 1 false
+    piacentine  97.04% (1442/1486)         0             the same
+    french40    98.58% (1387/1407)         0             1381, 0 false
+    french52    97.65% (1373/1406)         0             the same
+
+Together 5,593/5,719 (97.80%) against 5,585 (97.66%); the false card (napoletane 9,344,383,
+a 4 of cups) either way.
+
 Held-out report, 2026-11-28 (twenty-fifth session), with `index_outweighs_yield` (a French
 card the classifier names is kept though its outline lies over 90% on cards named already
 when its corner index reads it surely): seeds 9,341,650-9,342,649, never run before, 1,000
