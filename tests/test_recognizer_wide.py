@@ -275,10 +275,12 @@ def test_a_card_over_a_partly_covered_one_is_not_on_a_named_card(art: str, kind:
 
     old_bar = Thresholds(max_named_share=0.55)
     scene = wide_scene(seed, art, kind)
+    # (covered_by_quick off: its order names the card either way)
     now = score_wide(Recognizer(art, kind, thresholds=old_bar, options=replace(ONCE,
-        learned_owns_nothing=False)).recognize(scene.frame, scene.camera), scene.truth)
+        learned_owns_nothing=False, covered_by_quick=False)).recognize(
+        scene.frame, scene.camera), scene.truth)
     before = score_wide(Recognizer(art, kind, thresholds=old_bar, options=replace(ONCE,
-        own_what_shows=False, learned_owns_nothing=False)).recognize(
+        own_what_shows=False, learned_owns_nothing=False, covered_by_quick=False)).recognize(
             scene.frame, scene.camera), scene.truth)
     assert now.false == 0 and now.right == before.right + 1
 
@@ -514,10 +516,13 @@ def test_a_covered_card_the_classifier_names_needs_its_index_in_view() -> None:
     the card back beside it, read the 2's pips and its neighbour's as a 4 (the classifier,
     0.96); neither corner shows a 4's index. Refused now."""
     scene = wide_scene(5375, "french", "french40")
-    now = score_wide(Recognizer("french", "french40").recognize(scene.frame, scene.camera),
+    first_come = Options(covered_by_quick=False)  # (its order makes no false card either way)
+    now = score_wide(Recognizer("french", "french40", options=first_come).recognize(
+        scene.frame, scene.camera),
                      scene.truth)
-    before = score_wide(Recognizer("french", "french40", options=Options(
-        index_confirms_learned=False)).recognize(scene.frame, scene.camera), scene.truth)
+    before = score_wide(Recognizer("french", "french40", options=replace(
+        first_come, index_confirms_learned=False)).recognize(scene.frame, scene.camera),
+        scene.truth)
     assert before.false == 1 and now.false == 0 and now.right >= before.right
 
 
@@ -1091,10 +1096,13 @@ def test_a_covered_card_must_be_0_43_towards_its_card_from_every_look_alike() ->
     At 0.43 (`PartialLimits.min_separation`) it is refused, and the 3 is named right on
     another outline."""
     scene = wide_scene(9315722, "french", "french40")
-    now = score_wide(Recognizer("french", "french40").recognize(scene.frame, scene.camera),
+    first_come = Options(covered_by_quick=False)  # (its order makes no false card either way)
+    now = score_wide(Recognizer("french", "french40", options=first_come).recognize(
+        scene.frame, scene.camera),
                      scene.truth)
     before = score_wide(Recognizer("french", "french40", thresholds=Thresholds(
-        partial=PartialLimits(min_separation=0.42))).recognize(scene.frame, scene.camera),
+        partial=PartialLimits(min_separation=0.42)), options=first_come).recognize(
+        scene.frame, scene.camera),
         scene.truth)
     assert before.false_examples[0].startswith("6c@") and before.false == 1
     assert now.false == 0 and now.right == before.right + 1 == now.expected
@@ -1203,8 +1211,9 @@ def test_a_cascades_card_the_classifier_names_is_kept_when_its_index_reads_it_su
     the outlines of the cards before and after it, both named by the classifier, so
     `learned_yields` refused it; with `index_outweighs_yield` its index, reading it surely,
     keeps it."""
-    scene, on, off = both_ways("french", 41_252, Options(),
-                               Options(index_outweighs_yield=False), "french40")
+    first_come = Options(covered_by_quick=False)  # (its order names the 3 either way)
+    scene, on, off = both_ways("french", 41_252, first_come,
+                               replace(first_come, index_outweighs_yield=False), "french40")
     assert named_right(scene, on, "3d")
     assert not named_right(scene, off, "3d")
     assert len(on) == len(off) + 1
