@@ -61,6 +61,9 @@ ONCE = Options(learned_on_fit=False, cascade=False, edge_snap=False)
 # tests of changes made before `cascade` (the cards a hand's step proposes) and `edge_snap`
 # (hypotheses moved onto their edges), which name their refused cards another way
 UNCASCADED = Options(cascade=False, edge_snap=False)
+# covered cards judged in the order they were proposed, as before `covered_by_quick`: for tests
+# made before it, whose card its order names either way (or whose false card it never makes)
+FIRST_COME = Options(covered_by_quick=False)
 # the Napoletane classifier's weights before 2026-11-26's (card_classifier.py), which the tests
 # of changes made with them judge those changes with: the newer weights name some of their
 # cards by other paths, with or without the change
@@ -516,12 +519,11 @@ def test_a_covered_card_the_classifier_names_needs_its_index_in_view() -> None:
     the card back beside it, read the 2's pips and its neighbour's as a 4 (the classifier,
     0.96); neither corner shows a 4's index. Refused now."""
     scene = wide_scene(5375, "french", "french40")
-    first_come = Options(covered_by_quick=False)  # (its order makes no false card either way)
-    now = score_wide(Recognizer("french", "french40", options=first_come).recognize(
+    now = score_wide(Recognizer("french", "french40", options=FIRST_COME).recognize(
         scene.frame, scene.camera),
                      scene.truth)
     before = score_wide(Recognizer("french", "french40", options=replace(
-        first_come, index_confirms_learned=False)).recognize(scene.frame, scene.camera),
+        FIRST_COME, index_confirms_learned=False)).recognize(scene.frame, scene.camera),
         scene.truth)
     assert before.false == 1 and now.false == 0 and now.right >= before.right
 
@@ -1096,12 +1098,11 @@ def test_a_covered_card_must_be_0_43_towards_its_card_from_every_look_alike() ->
     At 0.43 (`PartialLimits.min_separation`) it is refused, and the 3 is named right on
     another outline."""
     scene = wide_scene(9315722, "french", "french40")
-    first_come = Options(covered_by_quick=False)  # (its order makes no false card either way)
-    now = score_wide(Recognizer("french", "french40", options=first_come).recognize(
+    now = score_wide(Recognizer("french", "french40", options=FIRST_COME).recognize(
         scene.frame, scene.camera),
                      scene.truth)
     before = score_wide(Recognizer("french", "french40", thresholds=Thresholds(
-        partial=PartialLimits(min_separation=0.42)), options=first_come).recognize(
+        partial=PartialLimits(min_separation=0.42)), options=FIRST_COME).recognize(
         scene.frame, scene.camera),
         scene.truth)
     assert before.false_examples[0].startswith("6c@") and before.false == 1
@@ -1211,9 +1212,8 @@ def test_a_cascades_card_the_classifier_names_is_kept_when_its_index_reads_it_su
     the outlines of the cards before and after it, both named by the classifier, so
     `learned_yields` refused it; with `index_outweighs_yield` its index, reading it surely,
     keeps it."""
-    first_come = Options(covered_by_quick=False)  # (its order names the 3 either way)
-    scene, on, off = both_ways("french", 41_252, first_come,
-                               replace(first_come, index_outweighs_yield=False), "french40")
+    scene, on, off = both_ways("french", 41_252, FIRST_COME,
+                               replace(FIRST_COME, index_outweighs_yield=False), "french40")
     assert named_right(scene, on, "3d")
     assert not named_right(scene, off, "3d")
     assert len(on) == len(off) + 1
@@ -1259,9 +1259,8 @@ def test_a_card_the_classifier_names_alone_surest_needs_not_rank_first() -> None
     best template match, and the 3 ranks nowhere near. At `alone_unranked_prob` (0.985)
     both ways up it needs not (`alone_unranked`). (Without `covered_by_quick`, whose order
     names it otherwise.)"""
-    first_come = Options(covered_by_quick=False)
-    scene, on, off = both_ways("napoletane", 43_310, first_come,
-                               replace(first_come, alone_unranked=False))
+    scene, on, off = both_ways("napoletane", 43_310, FIRST_COME,
+                               replace(FIRST_COME, alone_unranked=False))
     assert named_right(scene, on, "3s")
     assert not named_right(scene, off, "3s")
     assert len(on) == len(off) + 1
