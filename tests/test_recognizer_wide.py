@@ -27,6 +27,7 @@ from devices.camera.partial_match import (
     visible_cells,
 )
 from devices.camera.recognizer import (
+    _VIEW_KERNEL,
     Candidate,
     Detection,
     Options,
@@ -155,6 +156,25 @@ def test_a_blue_felt_is_felt_and_the_cards_on_it_are_not() -> None:
     mask = felt_mask.not_felt(frame)
     assert mask[190, 325] == 255 and mask[50, 50] == 0 and mask[300, 600] == 0
     assert not felt_mask.looks_green(frame, 1.35, 8.0)
+
+
+def test_a_green_cloth_green_s_rule_fails_on_is_learnt_from_the_frame() -> None:
+    """Tune piacentine 47,310: a dark green cloth under a warm light with sensor noise,
+    a fan of four cards, its ace of coins on top and whole. Green's rule calls half the
+    top-down view not felt, so no outline stands out and nothing is named. Past
+    `green_felt_max_share` of the view the felt learnt from the frame is taken
+    (`felt_fallback`): the ace is named, nothing false."""
+    scene = wide_scene(47_310, "piacentine")
+    rec = Recognizer("piacentine")
+    view = rec.view(scene.camera)
+    top_down = view.rectify(scene.frame)
+    green = rec._green_felt_mask(top_down, _VIEW_KERNEL)
+    assert felt_mask.looks_green(top_down, rec.thresholds.felt_ratio, rec.thresholds.felt_floor)
+    assert cv2.countNonZero(green) > 0.45 * green.size
+    assert cv2.countNonZero(rec._view_mask(scene.frame, view)[1]) < 0.1 * green.size
+    scene, on, off = both_ways("piacentine", 47_310, Options(), Options(felt_fallback=False))
+    assert named_right(scene, on, "Ad") and len(on) == 1
+    assert off == []
 
 
 def test_dropped_cells_must_reach_the_edge() -> None:

@@ -106,6 +106,22 @@ scratch at --widths 16 32 64 --hidden 128 (1.7 times the multiply-adds) on fresh
 the size. The classifier is argmax-right on 98.8% of the true outlines of Napoletane cards
 45-55% showing (tune 37,750-38,349, 169 cards) but sure (>= 0.9) of 79%: what it needs is
 not more width.
+Test-time readings, tried and not kept (2026-11-28, twenty-seventh session). On the true
+outlines of covered cards (45-70% showing, two jittered outlines each) of tune 47,250-
+47,499, Napoletane 246 crops and Piacentine 188, sure (>= 0.9) and right: the crop alone 205
+and 154; its logits averaged with four crops shifted 2% of a card and two scaled 2%, 206
+and 155; with the crop turned half round, 209 and 159 (at >= 0.96 185 against 178, 134
+against 129); with the older weights' (tests/data ..._2026-11-27b, ..._2026-11-27), 208 and
+149. None wrong at 0.9 on these, nor more on outlines across neighbours (1,851 and 1,700).
+In the recogniser (`_guess` reading the crop and the crop turned together), tune 47,250-
+47,549 calibrated: napoletane 836 against 834 of 855, piacentine 743 against 742 of 765,
+french40 831 against 833 of 846, french52 801 of 811 either way, 0 false. Nor is the crop
+what bounds the recogniser: blanked exactly where each card is covered (the generator's
+label image: an oracle), the classifier is sure and right on 69 of 74 Napoletane cards
+45-55% showing against 58 plain (Piacentine 62 of 65 against 54), yet the recogniser given
+those blanked crops names 836 against 834 of 855 and 748 against 742 of 765 on the same
+scenes: its misses there are hypotheses never made (7 of 21 and 5 of 23 not located,
+diagnose_wide_misses) and its rules, not the crop.
 """
 
 from __future__ import annotations
