@@ -158,7 +158,7 @@ def test_a_blue_felt_is_felt_and_the_cards_on_it_are_not() -> None:
     assert not felt_mask.looks_green(frame, 1.35, 8.0)
 
 
-def test_a_green_cloth_green_s_rule_fails_on_is_learnt_from_the_frame() -> None:
+def test_the_felt_is_learnt_from_the_frame_where_green_s_rule_fails() -> None:
     """Tune piacentine 47,310: a dark green cloth under a warm light with sensor noise,
     a fan of four cards, its ace of coins on top and whole. Green's rule calls half the
     top-down view not felt, so no outline stands out and nothing is named. Past

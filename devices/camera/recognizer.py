@@ -144,10 +144,10 @@ class Thresholds:
     min_search_score: float = 0.4  # an anchored card is fitted only if it starts this close
     max_cell_error: float = 1.2  # mean squared error of the worst grid cell (normalised units)
     felt_ratio: float = 1.35  # felt: G > felt_ratio * max(R, B) + felt_floor
+    felt_floor: float = 8.0
     # green's rule finding more than this share of the picture not felt has failed
     # (Options.felt_fallback): cards, chips and a hand cover far less of a table
     green_felt_max_share: float = 0.3
-    felt_floor: float = 8.0
     # a felt learnt from the frame (felt_mask.py): its median neighbourhood, in pixels of the
     # small copy, in the image (the outline path) and in the calibrated top-down view. In the
     # image a row of cards laid close, seen from near, filled more than half of the default
