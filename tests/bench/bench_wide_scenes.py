@@ -66,7 +66,11 @@ from the frame): seeds 9,344,400-9,344,549, never run before, 150 scenes per dec
 403/440, together 1,571/1,693 (92.79%), 0 false, the switch changing no card (it takes over
 in about one scene of 200: on tune 48,000-48,999, 21 of 4,000, uncalibrated 71 against 64
 of 73 cards there). The calibrated figures above stand: where it does not take over nothing
-changes, and where it did on tune, calibrated, 73 of 73 either way.
+changes, and where it did on tune, calibrated, 73 of 73 either way. Calibrated, held-out
+9,344,550-9,344,849 (never run before, 300 scenes per deck, code cd21af0, the same A/B,
+`--modes calibrated`): napoletane 790/813 (791 the switch off: a card 45-55% showing),
+piacentine 818/840, french40 834/843, french52 855/865, together 3,297/3,361 (98.10%)
+against 3,298; one false card either way (piacentine 9,344,597, a 6 of cups).
 
 Held-out report, 2026-11-28 (twenty-fifth session), with `index_outweighs_yield` (a French
 card the classifier names is kept though its outline lies over 90% on cards named already
