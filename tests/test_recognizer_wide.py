@@ -37,6 +37,7 @@ from devices.camera.recognizer import (
     baseline_options,
     order_quad,
 )
+from devices.camera.scoring import inside
 from devices.camera.self_calibration import pose_from_card
 from devices.camera.table_view import CardRect, TableView
 from devices.camera.wide_scenes import (
@@ -1293,9 +1294,6 @@ def test_the_card_on_top_of_a_cascade_is_judged_before_the_cards_under_it() -> N
     what shows, the jack of clubs under it (16% showing) came first, named from its corner
     index, and the 5's hypothesis, its centre near the jack's, was then taken. Judged best
     quick match first (`covered_by_quick`), the 5 is named."""
-    from devices.camera.scoring import inside
-    from devices.camera.wide_scenes import wide_deal
-
     deal = wide_deal(9_100_657, "french", "french40")
     frame = next(f for n, f in enumerate(deal.frames) if n == 54)
     five = next(t for t in frame.truth if t.code == "5c")

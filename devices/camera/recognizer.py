@@ -1027,9 +1027,9 @@ class Recognizer:
             return any(cv2.pointPolygonTest(a, c, False) >= 0 for a in accepted)
 
         # judged on what shows, last; with whether it is a second chance (the localiser's
-        # fallback: a hypothesis beside another judged already)
-        later: list[tuple[CardRect, np.ndarray | None, bool]] = []
-        later_quick: list[float] = []  # each one's quick match (Options.covered_by_quick)
+        # fallback: a hypothesis beside another judged already), each after its quick match
+        # (Options.covered_by_quick)
+        queued: list[tuple[float, tuple[CardRect, np.ndarray | None, bool]]] = []
 
         rects, _ = card_hypotheses(mask, w, h, 0.5 * w * h, on_solid=0.95)
         fallback: list[CardRect] = []
@@ -1055,8 +1055,7 @@ class Recognizer:
                 continue  # a card face down
             if quick < th.min_quick_score:
                 if on_show and self._worth_judging(frame, quad, quick):
-                    later.append((rect, shortlist, second))
-                    later_quick.append(quick)
+                    queued.append((quick, (rect, shortlist, second)))
                 continue  # nothing like any card here
             # a corner read off a rounded, noisy outline is a pixel or two off: every card is
             # aligned before it is judged, so that what fails to match is what is not there
@@ -1069,8 +1068,7 @@ class Recognizer:
                     out.append(whole[0])
                     accepted.append(whole[1].corners())
                 elif on_show:  # judged on what shows from where it was proposed, as before
-                    later.append((rect, shortlist, second))
-                    later_quick.append(quick)
+                    queued.append((quick, (rect, shortlist, second)))
                 continue  # a back, or nothing close to a card
             cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
                                th.aligned_min_separation, shortlist)
@@ -1083,17 +1081,17 @@ class Recognizer:
                 cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
                                    th.aligned_min_separation, shortlist)
             if not cand.accepted and on_show:
-                later.append((aligned, shortlist, second))
-                later_quick.append(quick)
+                queued.append((quick, (aligned, shortlist, second)))
                 continue
             out.append(cand)
             if cand.accepted:
                 accepted.append(aligned.corners())
         edges = EdgeImage.of(top_down) if partial and self.options.edge_snap else None
-        if later and self.options.covered_by_quick:
+        if self.options.covered_by_quick:
             # the card on top of a cascade first: it is the likeliest card, and a card under
             # it named first (from its corner index) would take its place (`taken`)
-            later = [later[i] for i in sorted(range(len(later)), key=lambda i: -later_quick[i])]
+            queued.sort(key=lambda q: -q[0])
+        later = [hypothesis for _, hypothesis in queued]
         if later:
             later = self._snapped(frame, view, edges, later, w)
             out += self._partly_covered(frame, view, mask.shape, later, accepted, taken,
