@@ -434,7 +434,9 @@ def test_weights_trained_with_blob_covers_name_more_covered_cards(
     then = CardClassifier.load(Path(__file__).parent / "data" /
                                f"card_classifier_{art}_2026-11-27b.npz")
     scene = wide_scene(seed, art)
-    first_come = Options(covered_by_quick=False)  # (its order names 31,540's jack either way)
+    # (its order names 31,540's jack either way, and so does what covered cards own carried
+    # over to the cascade's hypotheses)
+    first_come = Options(covered_by_quick=False, ownership_carries=False)
     now_found = Recognizer(art, options=first_come).recognize(scene.frame, scene.camera)
     then_found = Recognizer(art, classifier=then, options=first_come).recognize(
         scene.frame, scene.camera)

@@ -1117,7 +1117,9 @@ def main() -> None:
             # one recogniser: the switches flipped, other thresholds, other weights
             switches = args.ab.split(",") if args.ab else []
             flips = {name: not getattr(Options(), name) for name in switches}
-            values = {k: float(v) for k, v in (kv.split("=") for kv in args.ab_threshold)}
+            # each value as its field's type (a count of steps is an int)
+            values = {k: type(getattr(Thresholds(), k))(float(v))
+                      for k, v in (kv.split("=") for kv in args.ab_threshold)}
             name = "current " + " ".join(
                 [f"{'+' if on else '-'}{k}" for k, on in flips.items()] +
                 [f"{k}={v:g}" for k, v in values.items()])
