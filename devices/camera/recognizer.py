@@ -182,7 +182,16 @@ class Thresholds:
     pose_close: int = 9
     partial_quick: float = 0.15  # a partly covered card is judged on what shows from here
     # a hypothesis whose centre lies this near a named card's (in its short side) is that card
-    taken_within: float = 0.4
+    # (0.4 before: a tight cascade's next card lies about as near; tune calibrated, four
+    # decks, 49,000-49,299 (before ownership_carries) +7 of 3,479 cards at 0.3, 49,600-
+    # 49,899 +6 of 3,451, none false either way, +6-11% ms a still; at 0.25 on 49,300-
+    # 49,599 +1 of 1,744 Italian)
+    taken_within: float = 0.3
+    # ... and two detections of one card this near are one (Recognizer._apart): an outline
+    # a third of a card off a named card, across it and the next, named that card again
+    # by the classifier (tune napoletane 49,167), and a copy of it (an eight-deck shoe)
+    # that near would show under 45% of its face
+    same_card_apart: float = 0.4
     # ... unless more than this share of its outline lies on cards named already: a card
     # 45-50% showing has 50-55% under named cards, and both outlines are a pixel or two off
     # (0.55 before, 1 - the issue's 45%; with Options.learned_owns_nothing, tune 15500-15749,
@@ -1545,7 +1554,14 @@ class Recognizer:
         usual limits: the classifier only says which card to fit. `hidden`: the cells known
         covered, as the first judgement had them (tune seeds 6400-6699 and 7400-7799: 6 cards
         more of 8,200 calibrated, none false). The judgement on the fitted outline, accepted
-        or not (for `_learned_on_fit`); None when there was no card to fit."""
+        or not (for `_learned_on_fit`); None when there was no card to fit. Tried and not
+        kept (twenty-eighth session): the fit's card still refused, judged again at the pose
+        among 75 around the fit (2 steps of 2.5% of its short side either way, turned 0 and
+        1.5 degrees either way) where that card's templates show the most cells. On covered
+        cards' true outlines moved 4-8% of a width (tune napoletane 49,600-49,699) it named
+        11 of 34 right where the judge named none, none wrong, none on 102 outlines across
+        others; but in the recogniser, tune 49,000-49,299 calibrated, napoletane 871 against
+        870 of 888 and piacentine 832 against 831 of 845, for +40-50% ms a still."""
         label = self._learned_fit_label(fitted_to, guess)
         if label is None:
             return None
@@ -1839,9 +1855,20 @@ class Recognizer:
         found.sort(key=lambda d: -d.score)
         kept: list[Detection] = []
         for d in found:
-            if all(np.linalg.norm(np.subtract(d.center, k.center)) > 20 for k in kept):
+            if all(self._apart(d, k) for k in kept):
                 kept.append(d)
         return kept
+
+    def _apart(self, d: Detection, k: Detection) -> bool:
+        """Two detections are two cards: their centres 20 pixels apart or more, and, of one
+        code, `same_card_apart` of a card's short side (a second copy that near would show
+        too little of itself to count)."""
+        gap = float(np.linalg.norm(np.subtract(d.center, k.center)))
+        if d.code != k.code:
+            return gap > 20
+        short = min(float(np.linalg.norm(k.quad[1] - k.quad[0])),
+                    float(np.linalg.norm(k.quad[3] - k.quad[0])))
+        return gap > max(20.0, self.thresholds.same_card_apart * short)
 
     def _uncalibrated(self, frame: np.ndarray) -> list[Candidate]:
         """Outline candidates, and those the calibrated path finds under a guessed pose."""

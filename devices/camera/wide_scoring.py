@@ -7,6 +7,8 @@
 - false: detections whose code is not a face-up card lying under the detection's centre (a
   wrong name, a card named on a back, a chip, a hand or the felt). Naming a card that shows
   less than the rule asks is neither right nor false.
+- twice: detections of a card another detection names already (both centres on that one
+  card): not false, but a second report of one card.
 
 The live path (`LiveTally`, a deal's frames through the recogniser, tracker and voter) is
 scored on what the table is told, the voter's reports, by the same rules: a card is expected
@@ -46,7 +48,8 @@ class WideTally(Tally):
     visible share the cards expected and named right (`bands`: name -> [right, expected])."""
 
     scenes: int = 0
-    perfect: int = 0  # scenes with every expected card named and nothing false
+    perfect: int = 0  # scenes with every expected card named, nothing false nor twice
+    twice: int = 0
     bands: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -58,6 +61,7 @@ class WideTally(Tally):
         if isinstance(other, WideTally):
             self.scenes += other.scenes
             self.perfect += other.perfect
+            self.twice += other.twice
             self.false_examples = (self.false_examples or []) + (other.false_examples or [])
             for name, (right, expected) in other.bands.items():
                 mine = self.bands.setdefault(name, [0, 0])
@@ -85,11 +89,19 @@ def score_wide(detections: list[Detection], truth: list[WideTruth]) -> WideTally
                 tally.right += 1
                 counted[0] += 1
                 break
+    reported: set[int] = set()  # the truth cards a detection names
     for d in detections:
-        if not any(t.face_up and t.code == d.code and inside(t, d.center) for t in truth):
+        under = [j for j, t in enumerate(truth)
+                 if t.face_up and t.code == d.code and inside(t, d.center)]
+        if not under:
             tally.false += 1
             tally.false_examples.append(f"{d.code}@{d.center[0]:.0f},{d.center[1]:.0f}")
-    tally.perfect = int(tally.right == tally.expected and tally.false == 0)
+        elif all(j in reported for j in under):
+            tally.twice += 1
+        else:
+            reported.add(next(j for j in under if j not in reported))
+    tally.perfect = int(tally.right == tally.expected and tally.false == 0 and
+                        tally.twice == 0)
     return tally
 
 

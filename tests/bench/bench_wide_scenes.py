@@ -1061,7 +1061,8 @@ class Run:
         t = self.tally
         ms = sorted(self.ms)
         return (f"  {name:<24} right {t.right_pct:7.2f}% ({t.right}/{t.expected})  false "
-                f"{t.false:>3}  scenes right {100.0 * t.perfect / max(1, t.scenes):6.2f}%  "
+                f"{t.false:>3}  twice {t.twice:>2}  "
+                f"scenes right {100.0 * t.perfect / max(1, t.scenes):6.2f}%  "
                 f"{statistics.mean(ms):6.2f} ms/frame (p95 {ms[int(0.95 * len(ms))]:6.2f})")
 
 
