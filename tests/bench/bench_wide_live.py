@@ -7,6 +7,7 @@ tracker and the voter (voting.CameraCardSource). Issue 16's time goal is for thi
     .venv/bin/python -m tests.bench.bench_wide_live [--deals 50] [--split held-out|tune]
         [--first-seed N] [--decks napoletane,...] [--modes calibrated,uncalibrated]
         [--ab OPTION[,OPTION]]  (also the tracked path with those switches flipped, same run)
+        [--ab-threshold NAME=VALUE ...]  (... and with these Thresholds values)
 
 For each deck and mode, two runs over the same frames: tracked (the live path) and every frame
 recognised (the baseline, same run). Printed: the cards the table was told right (of the cards
@@ -547,6 +548,7 @@ from dataclasses import replace
 import cv2
 
 from devices.camera.layout import CameraPose
+from devices.camera.recognizer import Thresholds
 from devices.camera.tracking import StillTracker
 from devices.camera.voting import CameraCardSource
 from devices.camera.wide_scenes import wide_deal
@@ -580,25 +582,35 @@ def source(art: str, kind: str, deal_camera: CameraPose, calibrated: bool,
     return made
 
 
-def run_deals(deck: str, seeds: range, mode: str,
-              ab: str | None = None) -> dict[str, tuple[LiveTally, list[float]]]:
+def ab_name(ab: str | None, values: dict[str, float] | None) -> str | None:
+    """The A/B path's name: the switches flipped and the thresholds set (None: no A/B)."""
+    parts = ([f"-{ab}"] if ab else []) + [f"{k}={v:g}" for k, v in (values or {}).items()]
+    return "tracked " + " ".join(parts) if parts else None
+
+
+def run_deals(deck: str, seeds: range, mode: str, ab: str | None = None,
+              values: dict[str, float] | None = None
+              ) -> dict[str, tuple[LiveTally, list[float]]]:
     """Each deal's frames through the tracked path and the every-frame path; with `ab` (an
-    Options switch, or several joined by commas) also the tracked path with those switches
-    flipped, in the same run."""
+    Options switch, or several joined by commas) or `values` (Thresholds fields) also the
+    tracked path with those switches flipped and those thresholds, in the same run."""
     art, kind = DECKS[deck]
-    names = list(PATHS) + ([f"tracked -{ab}"] if ab else [])
+    flipped_name = ab_name(ab, values)
+    names = list(PATHS) + ([flipped_name] if flipped_name else [])
     out: dict[str, tuple[LiveTally, list[float]]] = {name: (LiveTally(), []) for name in names}
     for seed in seeds:
         deal = wide_deal(seed, art, kind)
         paths = {name: (source(art, kind, deal.camera, mode == "calibrated", tracked,
                                hinted=now, explained=now), LiveScorer())
                  for name, (tracked, now) in PATHS.items()}
-        if ab:
+        if flipped_name:
             flipped = source(art, kind, deal.camera, mode == "calibrated", True)
             options = flipped.recognizer.options
             flipped.recognizer.options = replace(options, **{
-                name: not getattr(options, name) for name in ab.split(",")})
-            paths[f"tracked -{ab}"] = (flipped, LiveScorer())
+                name: not getattr(options, name) for name in (ab.split(",") if ab else [])})
+            flipped.recognizer.thresholds = replace(flipped.recognizer.thresholds,
+                                                    **(values or {}))
+            paths[flipped_name] = (flipped, LiveScorer())
         for n, frame in enumerate(deal.frames):
             for name, (path, scorer) in paths.items():
                 t0 = time.perf_counter()
@@ -631,7 +643,13 @@ def main() -> None:
     parser.add_argument("--modes", default="calibrated,uncalibrated")
     parser.add_argument("--ab", default=None, metavar="OPTION[,OPTION]",
                         help="also the tracked path with these Options switches flipped")
+    parser.add_argument("--ab-threshold", action="append", default=[], metavar="NAME=VALUE",
+                        help="... and with these Thresholds values")
     args = parser.parse_args()
+    # each value as its field's type (a count of steps is an int)
+    values = {k: type(getattr(Thresholds(), k))(float(v))
+              for k, v in (kv.split("=") for kv in args.ab_threshold)}
+    flipped_name = ab_name(args.ab, values)
     cv2.setNumThreads(1)
     first = args.first_seed if args.first_seed is not None else (
         HELD_OUT_DEAL_BASE if args.split == "held-out" else 0)
@@ -642,7 +660,7 @@ def main() -> None:
     for deck in args.decks.split(","):
         print(deck, flush=True)
         for mode in args.modes.split(","):
-            runs = run_deals(deck, seeds, mode, args.ab)
+            runs = run_deals(deck, seeds, mode, args.ab, values)
             for name, (tally, ms) in runs.items():
                 print(line(f"{mode} {name}", tally, ms), flush=True)
                 if tally.false_examples:
@@ -652,9 +670,9 @@ def main() -> None:
             tracked, before, every = (statistics.mean(runs[k][1]) for k in PATHS)
             print(f"  {mode}: tracked / every frame = {tracked / every:.2f}x, tracked / "
                   f"tracked before = {tracked / before:.2f}x", flush=True)
-            if args.ab:
-                flipped = statistics.mean(runs[f"tracked -{args.ab}"][1])
-                print(f"  {mode}: tracked / tracked -{args.ab} = {tracked / flipped:.2f}x",
+            if flipped_name:
+                flipped = statistics.mean(runs[flipped_name][1])
+                print(f"  {mode}: tracked / {flipped_name} = {tracked / flipped:.2f}x",
                       flush=True)
 
 
