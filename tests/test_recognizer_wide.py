@@ -162,6 +162,11 @@ def test_a_card_named_twice_is_counted_apart_and_two_copies_are_not() -> None:
     copy = WideTruth("7s", True, quad + np.float32([0, 30]), 1.0, 1.0, True)
     both = score_wide([Detection("7s", quad, 0.9, 0.5, 0.1), near], [one, copy])
     assert (both.right, both.twice, both.perfect) == (2, 0, 1)
+    # the copy's detection first, its centre on both copies: it is the nearer one's
+    first = score_wide([Detection("7s", quad + np.float32([0, 28]), 0.9, 0.5, 0.1),
+                        Detection("7s", quad - np.float32([0, 15]), 0.9, 0.5, 0.1)],
+                       [one, copy])
+    assert (first.right, first.twice) == (2, 0)
 
 
 def test_a_blue_felt_is_felt_and_the_cards_on_it_are_not() -> None:

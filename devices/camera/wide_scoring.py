@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from devices.camera.recognizer import Detection
 from devices.camera.scoring import Tally, inside
 from devices.camera.voting import CardSeen
@@ -75,31 +77,31 @@ class WideTally(Tally):
 
 
 def score_wide(detections: list[Detection], truth: list[WideTruth]) -> WideTally:
+    """The tally of one scene: each detection names the card of its code under its centre
+    (of two copies under it, an eight-deck shoe's, the nearer one not named yet)."""
     tally = WideTally(scenes=1, false_examples=[])
-    used: set[int] = set()
-    for t in truth:
+    named: set[int] = set()  # the truth cards a detection names
+    for d in detections:
+        under = [j for j, t in enumerate(truth)
+                 if t.face_up and t.code == d.code and inside(t, d.center)]
+        free = [j for j in under if j not in named]
+        if not under:
+            tally.false += 1
+            tally.false_examples.append(f"{d.code}@{d.center[0]:.0f},{d.center[1]:.0f}")
+        elif not free:
+            tally.twice += 1
+        else:
+            named.add(min(free, key=lambda j: float(
+                np.linalg.norm(truth[j].quad.mean(axis=0) - np.asarray(d.center)))))
+    for j, t in enumerate(truth):
         if not t.counts:
             continue
         tally.expected += 1
         counted = tally.bands.setdefault(band(t.visible), [0, 0])
         counted[1] += 1
-        for i, d in enumerate(detections):
-            if i not in used and d.code == t.code and inside(t, d.center):
-                used.add(i)
-                tally.right += 1
-                counted[0] += 1
-                break
-    reported: set[int] = set()  # the truth cards a detection names
-    for d in detections:
-        under = [j for j, t in enumerate(truth)
-                 if t.face_up and t.code == d.code and inside(t, d.center)]
-        if not under:
-            tally.false += 1
-            tally.false_examples.append(f"{d.code}@{d.center[0]:.0f},{d.center[1]:.0f}")
-        elif all(j in reported for j in under):
-            tally.twice += 1
-        else:
-            reported.add(next(j for j in under if j not in reported))
+        if j in named:
+            tally.right += 1
+            counted[0] += 1
     tally.perfect = int(tally.right == tally.expected and tally.false == 0 and
                         tally.twice == 0)
     return tally
