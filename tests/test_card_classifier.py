@@ -434,11 +434,12 @@ def test_weights_trained_with_blob_covers_name_more_covered_cards(
     then = CardClassifier.load(Path(__file__).parent / "data" /
                                f"card_classifier_{art}_2026-11-27b.npz")
     scene = wide_scene(seed, art)
-    # (its order names 31,540's jack either way, and so does what covered cards own carried
-    # over to the cascade's hypotheses; at taken_within 0.3 first come names it neither way)
+    # the pipeline as the test was made: later changes name 31,540's jack with either weights
+    # (covered_by_quick, ownership_carries) or with neither (taken_within 0.3)
     first_come = Options(covered_by_quick=False, ownership_carries=False)
     th = Thresholds(taken_within=0.4)
-    now_found = Recognizer(art, thresholds=th, options=first_come).recognize(scene.frame, scene.camera)
+    now_found = Recognizer(art, thresholds=th, options=first_come).recognize(
+        scene.frame, scene.camera)
     then_found = Recognizer(art, thresholds=th, classifier=then, options=first_come).recognize(
         scene.frame, scene.camera)
     assert named_right(scene, now_found, code) and not named_right(scene, then_found, code)

@@ -565,14 +565,12 @@ from dataclasses import replace
 import cv2
 
 from devices.camera.layout import CameraPose
-from devices.camera.recognizer import Thresholds
 from devices.camera.tracking import StillTracker
 from devices.camera.voting import CameraCardSource
 from devices.camera.wide_scenes import wide_deal
 from devices.camera.wide_scoring import LiveScorer, LiveTally
+from tests.bench.bench_wide_scenes import DECKS, threshold_values
 
-DECKS = {"napoletane": ("napoletane", "italian40"), "piacentine": ("piacentine", "italian40"),
-         "french40": ("french", "french40"), "french52": ("french", "french52")}
 HELD_OUT_DEAL_BASE = 9_100_000  # no still run has used these seeds (bench_wide_scenes)
 FRAME_S = 0.2  # five frames a second
 
@@ -663,9 +661,7 @@ def main() -> None:
     parser.add_argument("--ab-threshold", action="append", default=[], metavar="NAME=VALUE",
                         help="... and with these Thresholds values")
     args = parser.parse_args()
-    # each value as its field's type (a count of steps is an int)
-    values = {k: type(getattr(Thresholds(), k))(float(v))
-              for k, v in (kv.split("=") for kv in args.ab_threshold)}
+    values = threshold_values(args.ab_threshold)
     flipped_name = ab_name(args.ab, values)
     cv2.setNumThreads(1)
     first = args.first_seed if args.first_seed is not None else (

@@ -1082,6 +1082,13 @@ DECKS = {"napoletane": ("napoletane", "italian40"), "piacentine": ("piacentine",
          "french40": ("french", "french40"), "french52": ("french", "french52")}
 
 
+def threshold_values(pairs: list[str]) -> dict[str, float]:
+    """`--ab-threshold` NAME=VALUE pairs as Thresholds fields, each value as its field's type
+    (a count of steps is an int)."""
+    return {k: type(getattr(Thresholds(), k))(float(v)) for k, v in
+            (kv.split("=") for kv in pairs)}
+
+
 @dataclass
 class Run:
     tally: WideTally
@@ -1148,9 +1155,7 @@ def main() -> None:
             # one recogniser: the switches flipped, other thresholds, other weights
             switches = args.ab.split(",") if args.ab else []
             flips = {name: not getattr(Options(), name) for name in switches}
-            # each value as its field's type (a count of steps is an int)
-            values = {k: type(getattr(Thresholds(), k))(float(v))
-                      for k, v in (kv.split("=") for kv in args.ab_threshold)}
+            values = threshold_values(args.ab_threshold)
             name = "current " + " ".join(
                 [f"{'+' if on else '-'}{k}" for k, on in flips.items()] +
                 [f"{k}={v:g}" for k, v in values.items()])
