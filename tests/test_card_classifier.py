@@ -20,7 +20,7 @@ from devices.camera.card_classifier import (
     card_classifier,
 )
 from devices.camera.index_reader import INDEX_H, INDEX_W, index_reader
-from devices.camera.recognizer import Options, Recognizer, Thresholds, order_quad
+from devices.camera.recognizer import Options, Recognizer, order_quad
 from devices.camera.templates import BACK, CANON_H, CANON_W
 from devices.camera.training.crops import _jitter, _near_a_card, _straddling, scene_crops
 from devices.camera.training.train_card_classifier import save
@@ -435,12 +435,10 @@ def test_weights_trained_with_blob_covers_name_more_covered_cards(
                                f"card_classifier_{art}_2026-11-27b.npz")
     scene = wide_scene(seed, art)
     # the pipeline as the test was made: later changes name 31,540's jack with either weights
-    # (covered_by_quick, ownership_carries) or with neither (taken_within 0.3)
+    # (covered_by_quick, ownership_carries)
     first_come = Options(covered_by_quick=False, ownership_carries=False)
-    th = Thresholds(taken_within=0.4)
-    now_found = Recognizer(art, thresholds=th, options=first_come).recognize(
-        scene.frame, scene.camera)
-    then_found = Recognizer(art, thresholds=th, classifier=then, options=first_come).recognize(
+    now_found = Recognizer(art, options=first_come).recognize(scene.frame, scene.camera)
+    then_found = Recognizer(art, classifier=then, options=first_come).recognize(
         scene.frame, scene.camera)
     assert named_right(scene, now_found, code) and not named_right(scene, then_found, code)
     assert score_wide(now_found, scene.truth).false == 0

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from devices.camera.edge_snap import EdgeImage, snap
-from devices.camera.recognizer import Options, Thresholds
+from devices.camera.recognizer import Options
 from devices.camera.table_view import CardRect
 from devices.camera.voting import CameraCardSource
 from devices.camera.wide_scoring import score_wide
@@ -79,11 +79,3 @@ def test_the_live_path_leaves_the_snap_out() -> None:
     source = CameraCardSource.calibrated("napoletane", None, None)
     assert not source.recognizer.options.edge_snap
     assert Options().edge_snap
-
-
-def test_the_live_path_takes_a_hypothesis_beside_a_named_card_for_it_as_before() -> None:
-    """The live path judges no hypothesis nearer a named card than 0.4 of its short side
-    (live_thresholds: nearer, its French 40 cost 1.17 times the ms); a still, 0.3."""
-    source = CameraCardSource.calibrated("french", None, None, kind="french40")
-    assert source.recognizer.thresholds.taken_within == 0.4
-    assert Thresholds().taken_within == 0.3

@@ -370,12 +370,10 @@ def test_a_covered_card_the_classifier_half_knows_is_fitted_and_named(art: str, 
 def test_a_guess_fitted_as_the_studios_camera_names_more() -> None:
     """Tune scenes whose guess from one card's corners (or two) makes cards elsewhere 6-13%
     off their size: the studio's kind of camera fitted to the cards (camera_family.py) names
-    nearly all of them, none false. (The corners' guess at `taken_within` 0.4, as then: at
-    0.3 it names a card more.)"""
+    nearly all of them, none false."""
     fitted, corners = WideTally(), WideTally()
     rec = Recognizer("napoletane")
-    old = Recognizer("napoletane", thresholds=Thresholds(taken_within=0.4),
-                     options=Options(family_pose=False, family_sweep=False))
+    old = Recognizer("napoletane", options=Options(family_pose=False, family_sweep=False))
     for seed in (10, 18, 194):
         scene = wide_scene(seed, "napoletane")
         fitted.add(score_wide(rec.recognize(scene.frame), scene.truth))
@@ -1255,10 +1253,9 @@ def test_a_cascades_card_the_classifier_names_is_kept_when_its_index_reads_it_su
     by the classifier both ways up, its index in plain view. Over 90% of its outline lies on
     the outlines of the cards before and after it, both named by the classifier, so
     `learned_yields` refused it; with `index_outweighs_yield` its index, reading it surely,
-    keeps it. (At `taken_within` 0.4, as then: nearer, another outline names it either way.)"""
+    keeps it."""
     scene, on, off = both_ways("french", 41_252, FIRST_COME,
-                               replace(FIRST_COME, index_outweighs_yield=False), "french40",
-                               thresholds=Thresholds(taken_within=0.4))
+                               replace(FIRST_COME, index_outweighs_yield=False), "french40")
     assert named_right(scene, on, "3d")
     assert not named_right(scene, off, "3d")
     assert len(on) == len(off) + 1
@@ -1346,24 +1343,22 @@ def test_what_covered_cards_own_carries_over_to_the_cascade_s_hypotheses() -> No
     assert {d.code for d in off} < {d.code for d in on}
 
 
-def test_a_cascade_s_next_card_is_judged_and_a_card_is_named_once() -> None:
+def test_one_card_is_one_detection_where_two_outlines_name_it() -> None:
     """Tune napoletane 49,167: a cascade of a 4 of swords, a 5 of coins, a 6 of cups and a
-    7 of swords, 60-66% of each showing, a 3 of cups apart. A hypothesis whose centre lay
-    within 0.4 of a card's short side of a named card's was taken for it: the 6 of cups,
-    that near the 7, was never judged. At `taken_within` 0.3 it is named; and an outline a
-    third of a card off the 7, across it and the 6, which the classifier named a 7 again,
-    is the same card (`same_card_apart`): nothing false, nothing named twice."""
+    7 of swords, 60-66% of each showing. Where hypotheses 0.3 of a card from a named one
+    are judged too (`taken_within` 0.3, tried), the 6 of cups is named, and an outline a
+    third of a card off the 7, across it and the 6, is named a 7 again by the classifier:
+    within `same_card_apart` of each other the two 7s are one detection."""
     scene = wide_scene(49_167, "napoletane")
 
     def found(th: Thresholds) -> list[Detection]:
         return Recognizer("napoletane", thresholds=th).recognize(scene.frame, scene.camera)
 
-    now = found(Thresholds())
-    assert named_right(scene, now, "6c") and not named_right(
-        scene, found(Thresholds(taken_within=0.4)), "6c")
-    tally = score_wide(now, scene.truth)
+    near = found(Thresholds(taken_within=0.3))
+    tally = score_wide(near, scene.truth)
     assert tally.right == tally.expected == 5 and tally.false == tally.twice == 0
-    assert score_wide(found(Thresholds(same_card_apart=0.0)), scene.truth).twice == 1
+    assert score_wide(found(Thresholds(taken_within=0.3, same_card_apart=0.0)),
+                      scene.truth).twice == 1
 
 
 def test_two_copies_of_a_card_half_a_card_apart_are_two_detections() -> None:
@@ -1376,17 +1371,3 @@ def test_two_copies_of_a_card_half_a_card_apart_are_two_detections() -> None:
     assert rec._apart(Detection("7s", quad + np.float32([30, 0]), 0.9, 0.5, 0.1), one)
     assert not rec._apart(Detection("7s", quad + np.float32([24, 0]), 0.9, 0.5, 0.1), one)
     assert rec._apart(Detection("7c", quad + np.float32([21, 0]), 0.9, 0.5, 0.1), one)
-
-
-def test_the_classifier_alone_names_no_strip_of_a_tight_cascade() -> None:
-    """Held-out napoletane 9,344,896 (spent: looked at after its report): a tight cascade of
-    a 3 of swords, a 3 of cups and a 7 of cups, 31-36% of each showing, on a king of
-    clubs. At `taken_within` 0.3 a hypothesis over the 3 of cups, 0.3-0.4 of a card from a
-    card named before it, is judged; no card fits what shows of it, and the classifier
-    alone read a 5 of cups at 0.978 both ways up. Within `crowded_within` of a named card
-    the classifier alone names nothing (`crowded_not_alone`)."""
-    scene, on, off = both_ways("napoletane", 9_344_896, Options(),
-                               Options(crowded_not_alone=False))
-    assert [d.code for d in off if d.code == "5c"] and score_wide(off, scene.truth).false == 1
-    assert score_wide(on, scene.truth).false == 0
-    assert {d.code for d in on} == {d.code for d in off} - {"5c"}

@@ -181,21 +181,22 @@ class Thresholds:
     any_outline_pose_score: float = 0.0
     pose_close: int = 9
     partial_quick: float = 0.15  # a partly covered card is judged on what shows from here
-    # a hypothesis whose centre lies this near a named card's (in its short side) is that card
-    # (0.4 before: a tight cascade's next card lies about as near; tune calibrated, four
-    # decks, 49,000-49,299 (before ownership_carries) +7 of 3,479 cards at 0.3, 49,600-
-    # 49,899 +6 of 3,451, none false either way, +6-11% ms a still; at 0.25 on 49,300-
-    # 49,599 +1 of 1,744 Italian)
-    taken_within: float = 0.3
-    # ... and two detections of one card this near are one (Recognizer._apart): an outline
-    # a third of a card off a named card, across it and the next, named that card again
-    # by the classifier (tune napoletane 49,167; at 0.4, held-out 9,345,441, spent, an
-    # outline 0.401 of a card off its 4 of cups), and a copy of it (an eight-deck shoe)
-    # that near would show under 45% of its face
+    # a hypothesis whose centre lies this near a named card's (in its short side) is that card.
+    # Tried at 0.3 (twenty-eighth session; a tight cascade's next card lies about 0.35 off):
+    # tune calibrated, four decks, 49,000-49,299 +7 of 3,479 cards, 49,600-49,899 +6 of
+    # 3,451, 0 false, +6-11% ms a still (the live path +17% on French 40); held-out, with
+    # ownership_carries and same_card_apart, 9,344,850-9,345,899 (3,600 scenes) 9,991/10,193
+    # against the start's 9,992... [see bench_wide_scenes] but two false cards against none:
+    # strips of tight cascades 0.3-0.4 of a card from a named one, a 5 of cups read by the
+    # classifier alone (napoletane 9,344,896) and a 6 of cups the partial judge took for the
+    # 7 beside it (piacentine 9,345,609). Not kept: a wrong card costs more than a late one
+    taken_within: float = 0.4
+    # ... and two detections of one card this near are one (Recognizer._apart): at
+    # taken_within 0.3 an outline a third of a card off a named card, across it and the
+    # next, named that card again (tune napoletane 49,167); at 0.4 here, held-out 9,345,441
+    # (spent) named a 4 of cups twice, its outlines 0.401 of a card apart. A copy of a card
+    # (an eight-deck shoe) that near would show under 45% of its face
     same_card_apart: float = 0.45
-    # ... and one within this of a named card is named by no classifier alone
-    # (Options.crowded_not_alone)
-    crowded_within: float = 0.4
     # ... unless more than this share of its outline lies on cards named already: a card
     # 45-50% showing has 50-55% under named cards, and both outlines are a pixel or two off
     # (0.55 before, 1 - the issue's 45%; with Options.learned_owns_nothing, tune 15500-15749,
@@ -398,12 +399,6 @@ class Options:
     # against 867 of 888, piacentine 831 against 830 of 845, french40 899 against 895 of
     # 909, french52 822 against 821 of 837, 0 false either way, the time the same
     ownership_carries: bool = True
-    # a hypothesis within `crowded_within` of a named card (judged since `taken_within` went
-    # from 0.4 to 0.3) is not named by the classifier alone, with no card fitting what shows:
-    # a 3 of cups 31% showing in a tight cascade of four, read a 5 at 0.978 both ways up
-    # (held-out napoletane 9,344,896, looked at after its report). Tune 50,000-50,299
-    # calibrated, four decks: not a card changed (3,250 of 3,304 either way)
-    crowded_not_alone: bool = True
     # ... but a card the classifier alone names must not lie nearly all on the outlines of
     # cards named already, the classifier's own included (Thresholds.learned_yield_share):
     # an outline lying across the lower halves of a 6 and an ace of coins read as a 7
@@ -594,14 +589,6 @@ def live_options() -> Options:
     their edges are left out (Options.edge_snap: +32% ms a tracked frame, on tune deals
     26,500-26,509 napoletane that named every card without it)."""
     return Options(edge_snap=False)
-
-
-def live_thresholds() -> Thresholds:
-    """... and its limits: a hypothesis beside a named card is taken for it as far out as
-    before the twenty-eighth session (`taken_within` 0.4): nearer, the tune deals' French 40
-    cost 1.17 times the ms a tracked frame (49,900-49,907; 34/34 cards either way), and
-    the live path's French 40 was at 19 ms of its 20."""
-    return Thresholds(taken_within=0.4)
 
 
 @dataclass(frozen=True, eq=False)
@@ -1306,9 +1293,6 @@ class Recognizer:
                     if self._classifier is not None else None
                 learned = self._learned(frame, quad, shortlist, cand.label, guess,
                                         share > self.thresholds.learned_covered_share)
-                if learned is not None and cand.label in (BACK, OTHER) and \
-                        self._crowded(rect, accepted):
-                    learned = None  # the classifier alone, on a strip of a tight cascade
                 # (a French card must then have its index read it: that tells them apart)
                 if learned is not None and learned.label == cand.label and \
                         self._lookalike_unsure(cand, learned.margin, guess[0]) and \
@@ -1372,15 +1356,6 @@ class Recognizer:
                                    self.options.learned_owns_nothing else claimed,
                                    np.round(rect.corners()).astype(np.int32), 1)
         return out
-
-    def _crowded(self, rect: CardRect, accepted: list[np.ndarray]) -> bool:
-        """The hypothesis lies within `crowded_within` of its short side of a named card's
-        centre (Options.crowded_not_alone): a strip of a tight cascade, where the classifier
-        alone must not name it."""
-        if not self.options.crowded_not_alone:
-            return False
-        near = self.thresholds.crowded_within * min(rect.lu, rect.lv)
-        return any(float(np.hypot(*(rect.centre - a.mean(axis=0)))) < near for a in accepted)
 
     def _rival_fits(self, frame: np.ndarray, view: TableView, rect: CardRect, cand: Candidate,
                     hidden: np.ndarray | None) -> bool:

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from devices.camera.layout import CameraPose, default_areas, image_regions
-from devices.camera.recognizer import Detection, Recognizer, live_options, live_thresholds
+from devices.camera.recognizer import Detection, Recognizer, live_options
 from devices.camera.tracking import StillTracker
 
 
@@ -158,8 +158,7 @@ class CameraCardSource:
         simulated camera's own); `pose=None` runs the uncalibrated recogniser, no area names;
         `positions=None`: no area names either. `kind`: the deck (None: the art's fullest);
         `wait`: the tracker's (tracking.py)."""
-        recognizer = Recognizer(art, kind, live_thresholds(), camera=pose,
-                                options=live_options())
+        recognizer = Recognizer(art, kind, camera=pose, options=live_options())
         regions: dict[str, np.ndarray] = {}
         if pose is not None:
             recognizer.view(pose)
