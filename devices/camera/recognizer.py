@@ -185,17 +185,18 @@ class Thresholds:
     # Tried at 0.3 (twenty-eighth session; a tight cascade's next card lies about 0.35 off):
     # tune calibrated, four decks, 49,000-49,299 +7 of 3,479 cards, 49,600-49,899 +6 of
     # 3,451, 0 false, +6-11% ms a still (the live path +17% on French 40); held-out, with
-    # ownership_carries and same_card_apart, 9,344,850-9,345,899 (3,600 scenes) 9,991/10,193
-    # against the start's 9,992... [see bench_wide_scenes] but two false cards against none:
+    # ownership_carries and same_card_apart, 9,344,850-9,345,899 (900 scenes a deck) 10,012
+    # of 10,193 against the session's start's 9,992, but two false cards against none:
     # strips of tight cascades 0.3-0.4 of a card from a named one, a 5 of cups read by the
     # classifier alone (napoletane 9,344,896) and a 6 of cups the partial judge took for the
     # 7 beside it (piacentine 9,345,609). Not kept: a wrong card costs more than a late one
     taken_within: float = 0.4
-    # ... and two detections of one card this near are one (Recognizer._apart): at
-    # taken_within 0.3 an outline a third of a card off a named card, across it and the
-    # next, named that card again (tune napoletane 49,167); at 0.4 here, held-out 9,345,441
-    # (spent) named a 4 of cups twice, its outlines 0.401 of a card apart. A copy of a card
-    # (an eight-deck shoe) that near would show under 45% of its face
+    # ... and two detections of one card this near are one (Recognizer._apart): outlines
+    # off a named card, across it and the next, name it again (tune napoletane 49,167 at
+    # taken_within 0.3; held-out napoletane 9,345,441, spent, a 4 of cups named on outlines
+    # 0.401 of a card apart, hence 0.45; at taken_within 0.4 and 20 pixels, one card named
+    # twice in 1,200 held-out scenes, 9,345,600-9,345,899). A copy of a card (an eight-deck
+    # shoe) that near would show under 45% of its face
     same_card_apart: float = 0.45
     # ... unless more than this share of its outline lies on cards named already: a card
     # 45-50% showing has 50-55% under named cards, and both outlines are a pixel or two off

@@ -18,12 +18,12 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
-Held-out report (2026-11-28, twenty-eighth session), with `ownership_carries`,
-`same_card_apart` and `crowded_not_alone` (bench_wide_scenes; the live path keeps
-`taken_within` at 0.4, `recognizer.live_thresholds`): deals 9,100,689-9,100,703 (never run
-before), 15 a deck, code 652fe77, two runs side by side (the Italian decks, then the French
-ones), each with the session's start beside it (`--ab ownership_carries,crowded_not_alone
---ab-threshold same_card_apart=0`):
+Held-out report (2026-11-28, twenty-eighth session), with `ownership_carries` and
+`same_card_apart` (bench_wide_scenes): deals 9,100,689-9,100,703 (never run before), 15 a
+deck, code 652fe77 (its live path as the session's end's: `taken_within` 0.4, which the
+stills had at 0.3 then, and `crowded_not_alone`, since removed, moot at 0.4), two runs side
+by side (the Italian decks, then the French ones), each with the session's start beside it
+(`--ab ownership_carries,crowded_not_alone --ab-threshold same_card_apart=0`):
 
     deck        tracked              ms a frame (p95)   the start         now / start
     napoletane  44/44, 0 false       8.16 (37.6)        44/44, 7.90       1.03x
