@@ -1874,9 +1874,9 @@ class Recognizer:
         return kept
 
     def _apart(self, d: Detection, k: Detection) -> bool:
-        """Two detections are two cards: their centres 20 pixels apart or more, and, of one
-        code, `same_card_apart` of a card's short side (a second copy that near would show
-        too little of itself to count)."""
+        """Two detections are two cards: their centres more than 20 pixels apart and, of one
+        code, more than `same_card_apart` of `k`'s short side (a second copy that near would
+        show too little of itself to count)."""
         gap = float(np.linalg.norm(np.subtract(d.center, k.center)))
         if d.code != k.code:
             return gap > 20
