@@ -275,7 +275,13 @@ class Thresholds:
     # when the partial judge's best fit is that card, or the classifier's best guess at this
     index_min_prob: float = 0.95
     index_agree_prob: float = 0.5
-    index_alone_prob: float = 0.99  # ... or with no second method, read this sure
+    # ... or with no second method, read this sure (0.99 before; at 0.97, tune 50,800-51,249:
+    # french52 1,237 against 1,234 of 1,254, french40 the same, 0 false (0.98: 1,236);
+    # 51,250-51,749: french40 1,356 against 1,355 of 1,372, french52 1,377 against 1,375 of
+    # 1,404, 0 false). On its true outline the reader read the card at 0.92 or more in 13 of
+    # the 16 French misses of 50,800-51,099; a 2 of diamonds read 0.989 on its hypothesis was
+    # refused, the classifier taking it for a 3 at 0.51 (tune french52 50,844)
+    index_alone_prob: float = 0.97
     # ... and a covered card named otherwise is refused when its index reads another this sure
     index_veto_prob: float = 0.95
     # ... and one the classifier names must have an index corner reading it this sure
@@ -406,6 +412,12 @@ class Options:
     # (0.957), the 6 itself named by the classifier (uncalibrated napoletane 9316142, once
     # held out; and issue 15's scene 25, which the guessed pose's bar refused before)
     learned_yields: bool = True
+    # Tried and not kept (twenty-ninth session), each changing no card of tune 50,800-51,099
+    # (four decks, 300 scenes each, calibrated): a card the classifier named claiming, or
+    # owning, only the cells its template matches on (a cascade's card under the next, over
+    # one the classifier named, lay 90% on their outlines: piacentine 50,352's ace of clubs;
+    # the classifier's cards seldom match their template on enough cells to say), and a
+    # refused covered hypothesis judged again once cards named after it owned 5% more of it
     # ... unless (French) a corner index of its outline reads the card surely
     # (Thresholds.index_min_prob): a card of a tight cascade lies over the one before and
     # under the one after, both named by the classifier, and more than 90% of it lies on
