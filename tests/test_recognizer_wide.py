@@ -588,19 +588,6 @@ def test_a_covered_french_card_is_named_from_a_very_sure_index_alone(seed: int) 
     assert now.false == 0 and now.right == before.right + 1
 
 
-def test_a_covered_french_card_is_named_from_its_index_read_at_0_97_alone() -> None:
-    """Tune french52 50,954: a 3 of diamonds 47% showing, no card fits the cells that show and
-    the classifier reads no card; its one index in view reads it at 0.98 on the hypothesis
-    (0.96-0.98 on others). At the old bar for an index alone (0.99) it was refused; at 0.97
-    it is named, nothing false."""
-    scene = wide_scene(50_954, "french", "french52")
-    now = Recognizer("french", "french52").recognize(scene.frame, scene.camera)
-    before = Recognizer("french", "french52", thresholds=replace(
-        Thresholds(), index_alone_prob=0.99)).recognize(scene.frame, scene.camera)
-    assert named_right(scene, now, "3d") and not named_right(scene, before, "3d")
-    assert score_wide(now, scene.truth).false == 0
-
-
 def test_a_card_named_by_its_index_alone_needs_its_other_corner_not_to_read_another() -> None:
     """Tune scene french40 19243: an ace of spades 44% showing under a hand and a chip; its
     top index read a 4 of spades at 0.995, past the bar for an index alone (0.99), nothing
@@ -817,16 +804,12 @@ def test_a_covered_card_is_fitted_to_the_card_its_index_reads(seed: int, code: s
     hypothesis nearest the card was 4-7% of a card width off it (built from the corners of
     the cards around), enough to spoil the partial judge ("no card fits") and the classifier
     (another card, under 0.5), not the index reader (0.90-0.99 for the card). Fitted to the
-    index's card, the part that shows fits it best and the index, read again, is sure. (At
-    the bar for an index alone it was written with, 0.99: at 0.97 the index alone names
-    17166's without the fit.)"""
+    index's card, the part that shows fits it best and the index, read again, is sure."""
     scene = wide_scene(seed, "french", "french52")
-    then = replace(Thresholds(), index_alone_prob=0.99)
-    now = Recognizer("french", "french52", then, classifier=FRENCH_THEN,
+    now = Recognizer("french", "french52", classifier=FRENCH_THEN,
                      options=Options(edge_snap=False)).recognize(
         scene.frame, scene.camera)
-    before = Recognizer("french", "french52", then,
-                        options=Options(index_fit=False, edge_snap=False),
+    before = Recognizer("french", "french52", options=Options(index_fit=False, edge_snap=False),
                         classifier=FRENCH_THEN).recognize(scene.frame, scene.camera)
     assert code in {d.code for d in now} and code not in {d.code for d in before}
     assert score_wide(now, scene.truth).false == 0 == score_wide(before, scene.truth).false

@@ -275,13 +275,16 @@ class Thresholds:
     # when the partial judge's best fit is that card, or the classifier's best guess at this
     index_min_prob: float = 0.95
     index_agree_prob: float = 0.5
-    # ... or with no second method, read this sure (0.99 before; at 0.97, tune 50,800-51,249:
-    # french52 1,237 against 1,234 of 1,254, french40 the same, 0 false (0.98: 1,236);
-    # 51,250-51,749: french40 1,356 against 1,355 of 1,372, french52 1,377 against 1,375 of
-    # 1,404, 0 false). On its true outline the reader read the card at 0.92 or more in 13 of
-    # the 16 French misses of 50,800-51,099; a 2 of diamonds read 0.989 on its hypothesis was
-    # refused, the classifier taking it for a 3 at 0.51 (tune french52 50,844)
-    index_alone_prob: float = 0.97
+    # ... or with no second method, read this sure. Tried and not kept (twenty-ninth
+    # session): 0.97. Tune 50,800-51,249, french52 1,237 against 1,234 of 1,254, french40 the
+    # same, 0 false (0.98: 1,236); 51,250-51,749, french40 1,356 against 1,355 of 1,372,
+    # french52 1,377 against 1,375 of 1,404, 0 false. On its true outline the reader read the
+    # card at 0.92 or more in 13 of the 16 French misses of 50,800-51,099 (a 2 of diamonds
+    # read 0.989 on its hypothesis was refused, the classifier taking it for a 3 at 0.51,
+    # french52 50,844). But held out, 9,346,200-9,347,199: french40 2,817 against 2,814 of
+    # 2,848, french52 2,699 against 2,696 of 2,736 with a false 5 of spades (9,346,634, on a
+    # 10 and a 6 of spades 39% and 33% showing): a wrong card costs more than a late one
+    index_alone_prob: float = 0.99
     # ... and a covered card named otherwise is refused when its index reads another this sure
     index_veto_prob: float = 0.95
     # ... and one the classifier names must have an index corner reading it this sure
