@@ -415,18 +415,19 @@ class Options:
     # (0.957), the 6 itself named by the classifier (uncalibrated napoletane 9316142, once
     # held out; and issue 15's scene 25, which the guessed pose's bar refused before)
     learned_yields: bool = True
-    # Tried and not kept (twenty-ninth session), each changing no card of tune 50,800-51,099
-    # (four decks, 300 scenes each, calibrated): a card the classifier named claiming, or
-    # owning, only the cells its template matches on (a cascade's card under the next, over
-    # one the classifier named, lay 90% on their outlines: piacentine 50,352's ace of clubs;
-    # the classifier's cards seldom match their template on enough cells to say), and a
-    # refused covered hypothesis judged again once cards named after it owned 5% more of it
     # ... unless (French) a corner index of its outline reads the card surely
     # (Thresholds.index_min_prob): a card of a tight cascade lies over the one before and
     # under the one after, both named by the classifier, and more than 90% of it lies on
     # their outlines though 54% of it shows (tune french40 41,252, a 3 of diamonds read at
     # 0.996 both ways up, its index in plain view); the index is the card's own evidence
     index_outweighs_yield: bool = True
+    # (Tried and not kept, twenty-ninth session, each changing no card of tune 50,800-51,099,
+    # four decks, 300 scenes each, calibrated: a card the classifier named claiming, or
+    # owning, only the cells its template matches on, since a cascade's card under the next
+    # and over one the classifier named lay 90% on their outlines, piacentine 50,352's ace
+    # of clubs, but the classifier's cards seldom match their template on enough cells to
+    # say; and a refused covered hypothesis judged again once cards named after it owned 5%
+    # more of it.)
     # a card named whole owns only the cells where its template matches: one named whole
     # though partly under another card (the whole judge let a subtle cover pass) would claim
     # the card on top, refused then as lying on a named card (a Napoletane jack 66% showing,
