@@ -24,6 +24,7 @@ from devices.camera.partial_match import (
     PartialLimits,
     closest_lookalike,
     covered_from_outside,
+    shown_at,
     visible_cells,
 )
 from devices.camera.recognizer import (
@@ -36,6 +37,7 @@ from devices.camera.recognizer import (
     _own_cells,
     baseline_options,
     order_quad,
+    surroundings,
 )
 from devices.camera.scoring import inside
 from devices.camera.self_calibration import pose_from_card
@@ -53,13 +55,14 @@ from tests.wide_cards import blanks_weights, both_ways, named_right
 
 # the localiser's proposals as they were before its turned and fallback cards (2026-11-26),
 # which also find some cards the tests below were written for: those tests judge their own
-# change against the pipeline it was made in (and without the hand's step, `cascade`, and the
-# hypotheses moved onto their edges, `edge_snap`, newer)
+# change against the pipeline it was made in (and without the hand's step, `cascade`, the
+# hypotheses moved onto their edges, `edge_snap`, and the search for a French card around its
+# outline, `index_search`, newer)
 EARLIER = Options(localiser_turns=False, localiser_fallback=False, cascade=False,
-                  edge_snap=False)
-# tests of changes made before `learned_on_fit`, `cascade` and `edge_snap`, whose refused
-# cards these name another way
-ONCE = Options(learned_on_fit=False, cascade=False, edge_snap=False)
+                  edge_snap=False, index_search=False)
+# tests of changes made before `learned_on_fit`, `cascade`, `edge_snap` and `index_search`,
+# whose refused cards these name another way
+ONCE = Options(learned_on_fit=False, cascade=False, edge_snap=False, index_search=False)
 # tests of changes made before `cascade` (the cards a hand's step proposes) and `edge_snap`
 # (hypotheses moved onto their edges), which name their refused cards another way
 UNCASCADED = Options(cascade=False, edge_snap=False)
@@ -319,12 +322,11 @@ def test_a_card_over_a_partly_covered_one_is_not_on_a_named_card(art: str, kind:
     old_bar = Thresholds(max_named_share=0.55)
     scene = wide_scene(seed, art, kind)
     # (covered_by_quick off: its order names the card either way)
-    now = score_wide(Recognizer(art, kind, thresholds=old_bar, options=replace(ONCE,
-        learned_owns_nothing=False, covered_by_quick=False)).recognize(
+    then = replace(ONCE, learned_owns_nothing=False, covered_by_quick=False)
+    now = score_wide(Recognizer(art, kind, thresholds=old_bar, options=then).recognize(
         scene.frame, scene.camera), scene.truth)
-    before = score_wide(Recognizer(art, kind, thresholds=old_bar, options=replace(ONCE,
-        own_what_shows=False, learned_owns_nothing=False, covered_by_quick=False)).recognize(
-            scene.frame, scene.camera), scene.truth)
+    before = score_wide(Recognizer(art, kind, thresholds=old_bar, options=replace(
+        then, own_what_shows=False)).recognize(scene.frame, scene.camera), scene.truth)
     assert now.false == 0 and now.right == before.right + 1
 
 
@@ -804,12 +806,13 @@ def test_a_covered_card_is_fitted_to_the_card_its_index_reads(seed: int, code: s
     hypothesis nearest the card was 4-7% of a card width off it (built from the corners of
     the cards around), enough to spoil the partial judge ("no card fits") and the classifier
     (another card, under 0.5), not the index reader (0.90-0.99 for the card). Fitted to the
-    index's card, the part that shows fits it best and the index, read again, is sure."""
+    index's card, the part that shows fits it best and the index, read again, is sure. (With
+    no search around the outline, `index_search`, which finds them either way.)"""
     scene = wide_scene(seed, "french", "french52")
-    now = Recognizer("french", "french52", classifier=FRENCH_THEN,
-                     options=Options(edge_snap=False)).recognize(
+    then = Options(edge_snap=False, index_search=False)
+    now = Recognizer("french", "french52", classifier=FRENCH_THEN, options=then).recognize(
         scene.frame, scene.camera)
-    before = Recognizer("french", "french52", options=Options(index_fit=False, edge_snap=False),
+    before = Recognizer("french", "french52", options=replace(then, index_fit=False),
                         classifier=FRENCH_THEN).recognize(scene.frame, scene.camera)
     assert code in {d.code for d in now} and code not in {d.code for d in before}
     assert score_wide(now, scene.truth).false == 0 == score_wide(before, scene.truth).false
@@ -980,6 +983,46 @@ def test_look_alikes_from_cell_sums_are_the_same_as_from_pixels() -> None:
             again = sums.closest(win, cells)
             assert again[1] == pytest.approx(gap, abs=1e-4)
             assert ids[again[0]] == ids[card] or again[1] == pytest.approx(gap, abs=1e-4)
+
+
+def test_every_move_of_a_search_is_judged_as_its_window_alone() -> None:
+    """`shown_at` (all moves of a search at once, from integral images) keeps the cells and
+    the error `visible_cells` keeps on each window by itself: a covered card's surroundings
+    in a tune scene against every fourth template, moves on the search's grid."""
+    rec = Recognizer("french", "french40")
+    scene = wide_scene(51810, "french", "french40")
+    truth = next(t for t in scene.truth if t.code == "6s")
+    around = surroundings(scene.frame, order_quad(np.float32(truth.quad)), 8)
+    limits, sums = PartialLimits(), rec._cell_sums()
+    moves = [(x, y) for x in range(0, 17, 2) for y in range(0, 17, 3)]
+    fits = 0
+    for k in range(0, len(rec.templates.images), 4):
+        template = rec.templates.images[k]
+        shown = shown_at(around, template, sums[k], moves, limits)
+        for (x, y), (cells, closeness) in zip(moves, shown, strict=True):
+            alone, error = visible_cells(np.ascontiguousarray(around[y:y + 60, x:x + 40]),
+                                         template, limits, None, sums[k])
+            fit = error <= limits.max_error
+            fits += fit
+            assert cells == (int(alone.sum()) if fit else 0)
+            assert closeness == pytest.approx(-error if fit else 0.0, abs=1e-4)
+    assert fits > 0  # (some windows fit: the comparison is not of refusals only)
+
+
+@pytest.mark.parametrize("kind, seed, code", [("french40", 51810, "6s"),
+                                              ("french40", 51845, "Ac"),
+                                              ("french52", 51771, "3b")])
+def test_a_covered_french_card_is_searched_for_around_its_outline(kind: str, seed: int,
+                                                                  code: str) -> None:
+    """Tune scenes, 45-55% of each card showing, one corner index in view: every hypothesis
+    near the card lay 5-16% of a card width off it (the 6 of spades' pips then read as a 3),
+    too far for the pose fit; on its true outline the index reads it at >= 0.99 and the
+    classifier at >= 0.97. Searched for as the card its index reads or the classifier
+    guesses, a fifth of a width around, it is found and named as its index names a card."""
+    scene, now, before = both_ways("french", seed, Options(index_search=True),
+                                   Options(index_search=False), kind)
+    assert named_right(scene, now, code) and not named_right(scene, before, code)
+    assert score_wide(now, scene.truth).false == 0 == score_wide(before, scene.truth).false
 
 
 @pytest.mark.parametrize("seed", [9_319_343, 9_319_286])

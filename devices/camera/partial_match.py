@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 ROWS, COLS = 6, 4
@@ -291,3 +292,71 @@ def closest_lookalike(templates: np.ndarray, ids: np.ndarray, win: int,
     gaps = ((rivals[others] - rivals[win]) ** 2).mean(axis=1)
     best = int(np.argmin(gaps))
     return int(others[best]), float(gaps[best])
+
+
+def _boxes(image: np.ndarray, ys: np.ndarray, xs: np.ndarray, h: int, w: int) -> np.ndarray:
+    """Per-cell, per-channel sums of the (h, w) windows of `image` at top-left corners (ys,
+    xs): (len(ys), ROWS, COLS, 3), from one integral image."""
+    table = cv2.integral(np.ascontiguousarray(image, np.float32), sdepth=cv2.CV_64F)
+    rows = ys[:, None] + (h // ROWS) * np.arange(ROWS + 1)
+    cols = xs[:, None] + (w // COLS) * np.arange(COLS + 1)
+    v = table[rows[:, :, None], cols[:, None, :]]
+    return v[:, 1:, 1:] - v[:, :-1, 1:] - v[:, 1:, :-1] + v[:, :-1, :-1]
+
+
+def shown_at(around: np.ndarray, template: np.ndarray, template_sums: CellSums,
+             moves: list[tuple[int, int]], limits: PartialLimits) -> np.ndarray:
+    """For each move (x, y), the canonical-size window of `around` (a card's surroundings)
+    at that offset judged as `visible_cells` judges a patch against `template` with no cells
+    known hidden: (cells kept, -mean error there) per move, (len(moves), 2), 0 cells where
+    the error passes `max_error`. All moves at once: a search for where a covered card lies
+    costs a few milliseconds instead of half a millisecond a move."""
+    h, w = template.shape[:2]
+    ys = np.array([y for _, y in moves])
+    xs = np.array([x for x, _ in moves])
+    windows = np.lib.stride_tricks.sliding_window_view(around, (h, w, 3))[ys, xs, 0]
+    n = template_sums.n
+    s, ss = _boxes(around, ys, xs, h, w), _boxes(around * around, ys, xs, h, w)
+    # the windows' products with the template stacked, each window's cells summed in place
+    stacked = (windows * template).reshape(len(moves) * h, w, 3)
+    pt = _boxes(stacked, np.arange(len(moves)) * h, np.zeros(len(moves), int), h, w)
+    ts, tss = template_sums.s[None], template_sums.ss[None]
+
+    def errors(cells: np.ndarray) -> np.ndarray:
+        """`_cell_errors` of every move at once (cells: (moves, ROWS, COLS))."""
+        weight = cells[..., None]
+        count = n * np.maximum(cells.sum(axis=(1, 2)), 1)[:, None, None, None]
+
+        def stats(a: np.ndarray, aa: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            mean = (a * weight).sum(axis=(1, 2), keepdims=True) / count
+            var = (aa * weight).sum(axis=(1, 2), keepdims=True) / count - mean * mean
+            return mean, np.maximum(np.sqrt(np.maximum(var, 0.0)), 0.05)
+
+        mp, sp = stats(s, ss)
+        mt, st = stats(np.broadcast_to(ts, s.shape), np.broadcast_to(tss, s.shape))
+        a = (ss - 2 * mp * s + n * mp * mp) / (sp * sp)
+        b = (tss - 2 * mt * ts + n * mt * mt) / (st * st)
+        c = (pt - mt * s - mp * ts + n * mp * mt) / (sp * st)
+        return (a + b - 2 * c).sum(axis=3) / (3 * n)
+
+    cells = np.ones((len(moves), ROWS, COLS), bool)
+    err = errors(cells)
+    live = np.ones(len(moves), bool)  # not yet settled
+    dead = np.zeros(len(moves), bool)  # fewer than two cells left: no fit
+    for step in range(limits.iterations):
+        keep = err < limits.cell_error
+        if step == 0:
+            few = keep.sum(axis=(1, 2)) < limits.min_cells
+            ranked = np.sort(err.reshape(len(moves), -1), axis=1)
+            cut = ranked[:, min(limits.min_cells, ranked.shape[1]) - 1][:, None, None]
+            keep[few] = (err <= cut)[few]
+        dead |= live & (keep.sum(axis=(1, 2)) < 2)
+        live &= ~dead & ~(keep == cells).all(axis=(1, 2))
+        if not live.any():
+            break
+        cells = np.where(live[:, None, None], keep, cells)
+        err = np.where(live[:, None, None], errors(cells), err)
+    count = cells.sum(axis=(1, 2))
+    mean = (err * cells).sum(axis=(1, 2)) / np.maximum(count, 1)
+    fits = ~dead & (count > 0) & (mean <= limits.max_error)
+    return np.stack([np.where(fits, count, 0), np.where(fits, -mean, 0.0)], axis=1)

@@ -112,6 +112,7 @@ from devices.camera.partial_match import (
     Lookalikes,
     PartialLimits,
     judge_partial,
+    shown_at,
     visible_cells,
 )
 from devices.camera.render import card_aspect
@@ -191,6 +192,10 @@ class Thresholds:
     # classifier alone (napoletane 9,344,896) and a 6 of cups the partial judge took for the
     # 7 beside it (piacentine 9,345,609). Not kept: a wrong card costs more than a late one
     taken_within: float = 0.4
+    # how far (of its short side) and on what grid a covered French card's outline is
+    # searched for the card its index reads (Options.index_search)
+    search_reach: float = 0.2
+    search_step: float = 0.05
     # ... and two detections of one card this near are one (Recognizer._apart): outlines
     # off a named card, across it and the next, name it again (tune napoletane 49,167 at
     # taken_within 0.3; held-out napoletane 9,345,441, spent, a 4 of cups named on outlines
@@ -316,7 +321,10 @@ class Thresholds:
     sweep_passes: int = 2
     sweep_hypotheses: int = 30
     partial: PartialLimits = field(default_factory=PartialLimits)
-    # a card a hand's step proposes lies this much on the not-felt mask (on cards)
+    # a card a hand's step proposes lies this much on the not-felt mask (on cards). Tried and
+    # not kept (thirtieth session): that mask closed (9 pixels) and its holes filled first, as
+    # a card back's dark print and black pips pass for felt, and a card under a back was not
+    # proposed (tune french52 52,187); fresh tune 52,550-52,849, four decks: no card changed
     cascade_on_cards: float = 0.8
     # a hypothesis judged on what shows is judged again moved onto the edges its sides lie
     # near (Options.edge_snap): this far at most, in card widths, turned by one of these
@@ -393,6 +401,14 @@ class Options:
     # other corner reads another card, however unsure: an ace of spades under a hand, its
     # top index read a 4 of spades at 0.995, its bottom one an ace at 0.34 (tune 19243)
     index_corners_agree: bool = True
+    # ... and a covered French card every judge refused is searched for, after every other
+    # hypothesis, as the card its index reads or the classifier guesses, up to a fifth of a
+    # card around its outline (Thresholds.search_reach), and named there as its index names
+    # one. Tried and not kept (thirtieth session): its index's card counted as a second
+    # method agreeing when its templates explain what shows (8 cells or more, the rest
+    # covered from the edge) though another card explains it as well (tune 51,750-52,049,
+    # french40 and 52: no card changed); the misses lie 5-16% of a width off their outline
+    index_search: bool = True
     # the partial judge counts no cell lying on a card named already as showing (they were
     # matched, and the card then dropped as "what matched is a card named already")
     named_hide: bool = True
@@ -884,6 +900,17 @@ def _card_sized(pose: CameraPose, quad: np.ndarray, aspect: float) -> bool:
     return bool(abs(short / CARD_WIDTH - 1) < 0.12 and abs(long / (CARD_WIDTH * aspect) - 1) < 0.12)
 
 
+def surroundings(frame: np.ndarray, quad: np.ndarray, margin: int) -> np.ndarray:
+    """The card at `quad` and `margin` canonical pixels around it, as the cell judges see a
+    card (`Recognizer._cell_patch`: warped at the fine size, averaged down): the window at
+    (margin + dx, margin + dy) is the card moved (dx, dy) canonical pixels along its sides."""
+    size = (CANON_W + 2 * margin, CANON_H + 2 * margin)
+    warp = cv2.getPerspectiveTransform(quad, (_CANON_CORNERS + margin) * FINE - np.float32(0.5))
+    big = cv2.warpPerspective(frame, warp, (size[0] * FINE, size[1] * FINE),
+                              flags=cv2.INTER_LINEAR)
+    return cv2.resize(big, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
 def _in_view(view: TableView, quad: np.ndarray) -> np.ndarray:
     """An image quad's corners in the view (float32, as cv2's warps want them)."""
     return cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(-1, 1, 2),
@@ -1268,15 +1295,22 @@ class Recognizer:
     def _partly_covered(self, frame: np.ndarray, view: TableView,
                         later: list[tuple[CardRect, np.ndarray | None, bool]],
                         accepted: list[np.ndarray], taken: Callable[[CardRect], bool],
-                        owned: np.ndarray, claimed: np.ndarray) -> list[Candidate]:
+                        owned: np.ndarray, claimed: np.ndarray,
+                        doubted_first: list[tuple[np.ndarray, str]] | None = None
+                        ) -> list[Candidate]:
         """Hypotheses no whole-card match named, judged on what shows of them, once every
         whole card is named: what shows of a card must not lie on a card named already
         (`owned`, see `_owned`: a card seen whole has nothing of another card on it; a
         hypothesis half on a named card and half on the felt would otherwise pass as a card
-        under it)."""
+        under it). French cards every judge refused are judged again after all the others,
+        and searched for around their outlines (Options.index_search; `doubted_first`: the
+        cards doubted in the first pass, given on that second one): searched first, a card
+        found beside its hypothesis would take the place of a card under it that its own
+        hypothesis names (tune french52 52,109)."""
         out: list[Candidate] = []
         # outlines whose card the classifier named but could not tell from a look-alike
-        doubted: list[tuple[np.ndarray, str]] = []
+        doubted: list[tuple[np.ndarray, str]] = doubted_first or []
+        unfound: list[tuple[CardRect, np.ndarray | None, bool]] = []  # to search for
         for rect, shortlist, second in later:
             if taken(rect):
                 continue
@@ -1337,8 +1371,16 @@ class Recognizer:
                         index_read = refit is not None
                         if refit is None:
                             named = self._named_by_index(frame, quad, read, cand.label, guess)
-                            if named is None:
+                            if named is None and doubted_first is None:
+                                if self._search_labels(read, guess):
+                                    unfound.append((rect, shortlist, second))  # later
                                 continue
+                            if named is None:
+                                found = self._found_by_search(frame, view, rect, shortlist,
+                                                              read, guess)
+                                if found is None or taken(found[1]):
+                                    continue  # (or found on a card named already)
+                                named, rect = found  # (what it owns lies where it was found)
                             refit, index_read = (named, None), True
                     elif not index_read and self._shows_no_index(frame, refit[0]):
                         continue  # fitted to the classifier's French card: no index in view
@@ -1372,6 +1414,9 @@ class Recognizer:
                 cv2.fillConvexPoly(owned if cells is not None or not
                                    self.options.learned_owns_nothing else claimed,
                                    np.round(rect.corners()).astype(np.int32), 1)
+        if unfound:
+            out += self._partly_covered(frame, view, unfound, accepted, taken, owned, claimed,
+                                        doubted)
         return out
 
     def _rival_fits(self, frame: np.ndarray, view: TableView, rect: CardRect, cand: Candidate,
@@ -1382,7 +1427,12 @@ class Recognizer:
         cup under the next card) are told apart then by a few pixels of outline, which is no
         evidence. The look-alikes: the judge's rival (`cand.rival`, nearest the card in the
         image), the card whose template differs least where it shows (`closest_lookalike`,
-        Options.lookalike_refit) and the classifier's second guess (learned_rival_refit)."""
+        Options.lookalike_refit) and the classifier's second guess (learned_rival_refit).
+        Tried and not kept (thirtieth session): the look-alike fitted and nearly named
+        (separation >= near_separation) refusing the card too. Tune 52,550-52,849, four decks:
+        one of two false 6s of cups gone (52,770, a 7 showing 39%, the classifier sure of a
+        6 at 0.91; fitted to the 7, 0.431), for 3 right cards fewer of 839 Piacentine and 1
+        of 863 French 40."""
         if not self.options.rival_refit:
             return False
         tried = [cand.rival]
@@ -1722,6 +1772,89 @@ class Recognizer:
         again = self._read_index(frame, quad) if cand.label == read[0] else None
         named = self._named_by_index(frame, quad, again, cand.label, None)
         return (named, None) if named is not None else None
+
+    def _found_by_search(self, frame: np.ndarray, view: TableView, rect: CardRect,
+                         shortlist: np.ndarray | None, read: tuple[str, float] | None,
+                         guess: tuple[np.ndarray, str, float] | None
+                         ) -> tuple[Candidate, CardRect] | None:
+        """A covered French card every judge refused, searched for (`_searched`) as the
+        card its index reads (at `index_fit_from`) or the classifier guesses (at
+        `learned_fit_from`), and named where found as `_named_by_index` names one: its index
+        read there sure, and the partial judge or the classifier there agreeing
+        (Options.index_search). The card and the outline where it was found."""
+        for label in self._search_labels(read, guess):
+            moved, quad = self._searched(frame, view, rect, label)
+            quad = self._fit_quad(frame, view, moved, quad, label)
+            again = self._read_index(frame, quad)
+            if again is None or again[0] != label:
+                continue
+            cand, _ = self._judge_partial(frame, quad, shortlist)
+            named = self._named_by_index(frame, quad, again, cand.label,
+                                         self._guess(frame, quad))
+            if named is not None:
+                return named, moved
+        return None
+
+    def _search_labels(self, read: tuple[str, float] | None,
+                       guess: tuple[np.ndarray, str, float] | None) -> list[str]:
+        """The cards `_found_by_search` looks for: the one the index reads (at
+        `index_fit_from`), the classifier's guess (at `learned_fit_from`); none without the
+        index reader or Options.index_search."""
+        th = self.thresholds
+        if self._index_reader is None or not self.options.index_search:
+            return []
+        labels = []
+        if read is not None and read[1] >= th.index_fit_from:
+            labels.append(read[0])
+        if guess is not None and guess[2] >= th.learned_fit_from:
+            labels.append(guess[1])
+        return [label for label in dict.fromkeys(labels) if label in self.templates.labels]
+
+    def _searched(self, frame: np.ndarray, view: TableView, rect: CardRect,
+                  label: str) -> tuple[CardRect, np.ndarray]:
+        """The outline near `rect` (moved along the card's sides up to `search_reach` of its
+        width, on a grid of `search_step`, then a canonical pixel around the best) where
+        card `label`'s templates match the most cells of what shows, and its image quad
+        (Options.index_search): a covered card's hypothesis built from the corners of the
+        cards around it may lie a tenth of a card off, too far for `_fit_quad`. The
+        surroundings are warped once; each move is a window of them."""
+        th = self.thresholds
+        limits = th.partial
+        sums = self._cell_sums()
+        mine = [i for i, name in enumerate(self.templates.labels) if name == label]
+        quad = order_quad(view.image_points(rect.corners()))
+        m = round(th.search_reach * CANON_W)
+        around = surroundings(frame, quad, m)
+
+        scored: dict[tuple[int, int], tuple[float, float]] = {}
+
+        def score(moves: list[tuple[int, int]]) -> None:
+            """Each move's cells shown and closeness, the better of the card's templates."""
+            windows = [(m + dx, m + dy) for dx, dy in moves]
+            shown = np.stack([shown_at(around, self.templates.images[i], sums[i], windows,
+                                       limits) for i in mine])  # (template, move, 2)
+            # cells first (the closeness, minus a mean error, is under a tenth of a cell)
+            pick = np.argmax(shown[:, :, 0] + 0.1 * shown[:, :, 1], axis=0)
+            for k, move in enumerate(moves):
+                cells, closeness = shown[pick[k], k]
+                scored[move] = (float(cells), float(closeness))
+
+        def best() -> tuple[int, int]:
+            """The move showing the most cells, the closest, the shortest."""
+            return max(scored, key=lambda move: (scored[move], -abs(move[0]) - abs(move[1])))
+
+        step = max(1, round(th.search_step * CANON_W))
+        score([(dx, dy) for dx in range(-m, m + 1, step) for dy in range(-m, m + 1, step)])
+        x, y = best()
+        score([(dx, dy) for dx in range(max(-m, x - step + 1), min(m, x + step - 1) + 1)
+               for dy in range(max(-m, y - step + 1), min(m, y + step - 1) + 1)
+               if (dx, dy) not in scored])
+        dx, dy = best()
+        to_image = cv2.getPerspectiveTransform(_CANON_CORNERS, quad)
+        moved = cv2.perspectiveTransform((_CANON_CORNERS + np.float32([dx, dy]))[None],
+                                         to_image)[0]
+        shift = _in_view(view, moved).mean(axis=0) - _in_view(view, quad).mean(axis=0)
+        return rect.moved(float(shift[0]), float(shift[1]), 0.0), order_quad(moved)
 
     def _cell_patch(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
         """The quad at the canonical size as the cell judges see it: warped at the fine size

@@ -15,6 +15,18 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
+Held-out report, 2026-11-28 (thirtieth session), with `index_search` (a covered French card
+every judge refused is searched for a fifth of a card around its outline, as the card its
+index reads or the classifier guesses, and named there as its index names one): seeds
+9,347,200-9,348,199, never run before, 1,000 scenes per deck, calibrated, the A/B recogniser
+the session's start (`--ab index_search`):
+
+    deck        calibrated                 false   ms (p95)       the session's start
+    french40    98.75% (2849/2885)         0       68.7 (183.5)   2843, 0 false, 61.7 ms
+    french52    99.18% (2780/2803)         0       64.8 (173.6)   2773, 0 false, 59.7 ms
+
++13 of 5,688 French cards, 0 false. The Italian decks have no index reader: unchanged.
+
 Held-out report, 2026-11-28 (twenty-ninth session): the recogniser as the session ends is
 the twenty-eighth's (nothing tried was kept). Seeds 9,346,200 and on, never run before,
 calibrated, code 84bc0c5 with `--ab-threshold index_alone_prob=0.99` for the French decks
