@@ -18,6 +18,19 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-28, thirtieth session), with `index_search` (bench_wide_scenes: a
+covered French card every judge refused searched for around its outline): deals
+9,100,704-9,100,718 (never run before), 15 a deck, the French decks (the Italian ones have no
+index reader: unchanged), code 8e7360b, two runs side by side, each with the switch off
+beside it (`--ab index_search`):
+
+    deck        tracked              ms a frame (p95)   switch off        on / off
+    french40    41/41, 0 false       19.49 (100.6)      41/41, 16.89      1.15x
+    french52    59/59, 0 false       16.78 (85.8)       59/59, 16.04      1.05x
+
+100/100 cards told right, 0 false reports, 17.9 ms a frame over the 1,410 frames (16.4 with
+the switch off). These deals cost more than the twenty-eighth session's either way.
+
 Held-out report (2026-11-28, twenty-eighth session), with `ownership_carries` and
 `same_card_apart` (bench_wide_scenes): deals 9,100,689-9,100,703 (never run before), 15 a
 deck, code 652fe77 (its live path as the session's end's: `taken_within` 0.4, which the
