@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -143,9 +144,11 @@ def test_felt_is_not_named() -> None:
 @pytest.mark.parametrize("art, kind", [("piacentine", "italian40"), ("french", "french40")])
 def test_classifier_adds_cards_and_no_false_ones(art: str, kind: str) -> None:
     with_clf, without = WideTally(), WideTally()
-    # (hypotheses moved onto their edges, newer, name the French card another way)
-    rec = Recognizer(art, kind, options=Options(edge_snap=False))
-    plain = Recognizer(art, kind, options=Options(learned=False, edge_snap=False))
+    # (hypotheses moved onto their edges or searched for around them, newer, name the French
+    # card another way)
+    then = Options(edge_snap=False, index_search=False)
+    rec = Recognizer(art, kind, options=then)
+    plain = Recognizer(art, kind, options=replace(then, learned=False))
     for seed in range(100, 130):  # tune seeds the classifier was not trained on
         scene = wide_scene(seed, art, kind)
         with_clf.add(score_wide(rec.recognize(scene.frame, scene.camera), scene.truth))
@@ -176,10 +179,12 @@ def test_classifier_alone_adds_cards_where_nothing_fits_what_shows(art: str, kin
 
     # the localiser's proposals before its turned and fallback cards, no fit from a low
     # start, and no naming of a card refitted to the classifier's, nearly named or put to it
-    # again, nor hypotheses moved onto their edges (which name some of these cards another
-    # way): this judges the classifier's rule in the pipeline it was made in
+    # again, nor hypotheses moved onto their edges or searched for around them (which name
+    # some of these cards another way): this judges the classifier's rule in the pipeline it
+    # was made in
     earlier = Options(localiser_turns=False, localiser_fallback=False, fit_low_start=False,
-                      paired_near_refit=False, learned_on_fit=False, edge_snap=False)
+                      paired_near_refit=False, learned_on_fit=False, edge_snap=False,
+                      index_search=False)
     alone, paired = WideTally(), WideTally()
     rec = Recognizer(art, kind, options=earlier)
     without = Recognizer(art, kind, options=earlier, thresholds=Thresholds(learned_alone_prob=1.01))

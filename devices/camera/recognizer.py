@@ -1792,8 +1792,8 @@ class Recognizer:
             if again is None or again[0] != label:
                 continue
             cand, _ = self._judge_partial(frame, quad, shortlist)
-            named = self._named_by_index(frame, quad, again, cand.label,
-                                         self._guess(frame, quad))
+            there = self._guess(frame, quad) if self._classifier is not None else None
+            named = self._named_by_index(frame, quad, again, cand.label, there)
             if named is not None:
                 return named, moved
         return None
