@@ -26,6 +26,9 @@ the session's start (`--ab index_search`):
     french52    99.18% (2780/2803)         0       64.8 (173.6)   2773, 0 false, 59.7 ms
 
 +13 of 5,688 French cards, 0 false. The Italian decks have no index reader: unchanged.
+Uncalibrated, seeds 9,348,200-9,348,499 (never run before), 300 scenes a deck, code 2350f26:
+french40 95.08% (812/854) against 810, 1 false either way (9,348,401, a 3 of clubs);
+french52 95.30% (832/873) against 828, 0 false.
 
 Held-out report, 2026-11-28 (twenty-ninth session): the recogniser as the session ends is
 the twenty-eighth's (nothing tried was kept). Seeds 9,346,200 and on, never run before,
