@@ -905,8 +905,9 @@ def _card_sized(pose: CameraPose, quad: np.ndarray, aspect: float) -> bool:
 
 def surroundings(frame: np.ndarray, quad: np.ndarray, margin: int) -> np.ndarray:
     """The card at `quad` and `margin` canonical pixels around it, as the cell judges see a
-    card (`Recognizer._cell_patch`: warped at the fine size, averaged down): the window at
-    (margin + dx, margin + dy) is the card moved (dx, dy) canonical pixels along its sides."""
+    card (warped at the fine size, averaged down; `Recognizer._cell_patch` is margin 0): the
+    window at (margin + dx, margin + dy) is the card moved (dx, dy) canonical pixels along
+    its sides."""
     size = (CANON_W + 2 * margin, CANON_H + 2 * margin)
     warp = cv2.getPerspectiveTransform(quad, (_CANON_CORNERS + margin) * FINE - np.float32(0.5))
     big = cv2.warpPerspective(frame, warp, (size[0] * FINE, size[1] * FINE),
@@ -1862,10 +1863,7 @@ class Recognizer:
     def _cell_patch(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
         """The quad at the canonical size as the cell judges see it: warped at the fine size
         and averaged down (plain sampling would alias), not normalised."""
-        warp = cv2.getPerspectiveTransform(quad, _CANON_CORNERS * FINE - np.float32(0.5))
-        big = cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
-                                  flags=cv2.INTER_LINEAR)
-        return coarse_from_fine(big).astype(np.float32)
+        return surroundings(frame, quad, 0)
 
     def _cell_sums(self) -> list[CellSums]:
         """The templates' per-cell sums (partial_match.CellSums), made once."""
