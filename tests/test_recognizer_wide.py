@@ -1304,6 +1304,22 @@ def test_a_cascades_card_the_classifier_names_is_kept_when_its_index_reads_it_su
     assert len(on) == len(off) + 1
 
 
+def test_a_cascades_card_read_surely_both_ways_and_fitting_best_is_kept() -> None:
+    """Tune piacentine 53,357: a 6 of coins 52% showing in a cascade of seven, over a 3 of
+    swords and under a queen of coins. The classifier names the 3 (which owns nothing, so
+    claims its outline), and over 90% of the 6's outline lies on their outlines:
+    `learned_yields` refused it, though the classifier reads it at 0.985 and the partial
+    judge's best fit there is the 6 too. With no index to read, both readings and the fit
+    agreeing keep it (`learned_outweighs_yield`); the false 7 of coins that rule is for
+    (napoletane 9316142, above) is read at 0.957."""
+    scene, on, off = both_ways("piacentine", 53_357, Options(),
+                               Options(learned_outweighs_yield=False))
+    assert named_right(scene, on, "6d")
+    assert not named_right(scene, off, "6d")
+    assert len(on) == len(off) + 1
+    assert score_wide(on, scene.truth).false == 0
+
+
 def test_a_card_the_classifier_reads_so_both_ways_up_is_told_from_its_lookalike() -> None:
     """Tune napoletane 43,367: a 5 of coins 47% showing, which the partial judge names; its
     look-alike, the 4, differs little where it shows, and the classifier reads the 5 at

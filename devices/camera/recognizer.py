@@ -190,7 +190,21 @@ class Thresholds:
     # of 10,193 against the session's start's 9,992, but two false cards against none:
     # strips of tight cascades 0.3-0.4 of a card from a named one, a 5 of cups read by the
     # classifier alone (napoletane 9,344,896) and a 6 of cups the partial judge took for the
-    # 7 beside it (piacentine 9,345,609). Not kept: a wrong card costs more than a late one
+    # 7 beside it (piacentine 9,345,609). Not kept: a wrong card costs more than a late one.
+    # Tried too (thirty-first session): a hypothesis 0.3-0.4 off a named card judged when it
+    # lies on top of it (of their overlap, the named card owning at most half: it owns only
+    # what showed). It named a knave of clubs 48% showing (tune piacentine 53,382) and not the
+    # two false cards above, but tune 53,450-53,949: napoletane 1,395 against 1,396 of 1,425
+    # and a false 2 of coins (53,642, a 3 whose third coin lay under the next card, on an
+    # outline a fifth of a card off it, atop the 5 of cups under it), piacentine unchanged.
+    # And a fan's cards (the thirty-first session): a fan turns its cards about a point near
+    # their foot, so the top card of a tight fan has its centre a few pixels from the next
+    # card's (tune french40 53,727, a 2 of diamonds whole on an ace turned 17 degrees, centres
+    # 11 view pixels apart). Taking a hypothesis as a named card only along its axis (within
+    # 8 degrees; detections too), with each named card's fan mates proposed (turned 10-22
+    # degrees about either end's foot) and judged whole first: that 2 named, but tune
+    # 54,450-54,749, four decks, 300 scenes each: 3,354 against 3,353 of 3,413, no false
+    # card, napoletane's "twice" 3 against 1, and 1.6-2.4 times the time a still
     taken_within: float = 0.4
     # how far (of its width) and on what grid a covered French card's outline is searched
     # for the card its index reads or the classifier guesses (Options.index_search)
@@ -212,6 +226,7 @@ class Thresholds:
     # before (Options.learned_yields): nearly all of it (a card lying over one of those has
     # up to half of it on that outline; tune french40 18671, 0.68 named, the card right)
     learned_yield_share: float = 0.9
+    yield_learned_prob: float = 0.98  # ... unless this sure (Options.learned_outweighs_yield)
     # the classifier names a refused card this sure (~0.98 at most: it is trained with label
     # smoothing) ... (0.95 before; at 0.9, tune 18100-18549 calibrated, the Napoletane
     # weights of the fourteenth session: +5 napoletane of 1,329, +9 piacentine of 1,215,
@@ -440,6 +455,15 @@ class Options:
     # their outlines though 54% of it shows (tune french40 41,252, a 3 of diamonds read at
     # 0.996 both ways up, its index in plain view); the index is the card's own evidence
     index_outweighs_yield: bool = True
+    # ... or (no index to read) the classifier reads it both ways up at
+    # Thresholds.yield_learned_prob and the partial judge's best fit on the outline is that
+    # card too: a cascade's card over one the classifier named (which claims its outline) and
+    # under the next lies 90% on their outlines (tune piacentine 53,357, a 6 of coins 52%
+    # showing, read at 0.985). Tune calibrated, 53,950-54,449: piacentine 1,362 against
+    # 1,360 of 1,396, napoletane 1,456 of 1,488 either way, 0 false; 54,750-55,249:
+    # piacentine 1,411 against 1,409 of 1,447, napoletane 1,347 of 1,369 either way (and
+    # the same false 2 of coins either way, 55,127)
+    learned_outweighs_yield: bool = True
     # (Tried and not kept, twenty-ninth session, each changing no card of tune 50,800-51,099,
     # four decks, 300 scenes each, calibrated: a card the classifier named claiming, or
     # owning, only the cells its template matches on, since a cascade's card under the next
@@ -1359,13 +1383,14 @@ class Recognizer:
                     refit = self._refit_to_learned(frame, view, rect, quad, shortlist, fitted_to,
                                                    guess, hidden)
                     if refit is not None and not refit[0].accepted:
+                        fit_label = refit[0].label
                         learned = self._learned_on_fit(
                             frame, view, refit[0], guess, shortlist, owned,
                             share > self.thresholds.learned_covered_share, doubted,
                             first=cand.label)
                         refit = None
                         if learned is not None and self._learned_refused(
-                                frame, view, learned, np.maximum(owned, claimed)):
+                                frame, view, learned, np.maximum(owned, claimed), fit_label):
                             learned = None  # the corner index may name it yet
                 if learned is None:
                     if refit is None:
@@ -1390,7 +1415,8 @@ class Recognizer:
                         continue  # fitted to the classifier's French card: no index in view
                     cand, cells = refit
                 else:
-                    if self._learned_refused(frame, view, learned, np.maximum(owned, claimed)):
+                    if self._learned_refused(frame, view, learned, np.maximum(owned, claimed),
+                                             cand.label):
                         continue
                     # (confirmed: its index reads this card, so it cannot read another)
                     cand, cells = (replace(learned, rival=cand.rival, template=cand.template,
@@ -1660,11 +1686,13 @@ class Recognizer:
         return cand, cells
 
     def _learned_refused(self, frame: np.ndarray, view: TableView, learned: Candidate,
-                         outlined: np.ndarray) -> bool:
+                         outlined: np.ndarray, judged: str | None = None) -> bool:
         """A card the classifier named is refused when its corner index reads another
         (French) or its outline lies nearly all on the `outlined` cards named already
         (Options.learned_yields), unless its index reads it surely
-        (Options.index_outweighs_yield)."""
+        (Options.index_outweighs_yield) or, with no index, the classifier reads it so both
+        ways up and `judged`, the partial judge's best fit on the outline, is that card
+        (Options.learned_outweighs_yield)."""
         th = self.thresholds
         # one read serves both: the confirmation (`_index_unconfirmed`) and the exemption
         confirms = self._index_confirms_learned()
@@ -1675,6 +1703,11 @@ class Recognizer:
             outlined, _in_view(view, learned.quad)).mean()) > th.learned_yield_share
         sure_index = self.options.index_outweighs_yield and read is not None and \
             read[1] >= th.index_min_prob
+        if yields and self._index_reader is None and self.options.learned_outweighs_yield \
+                and judged == learned.label:
+            crop, label, prob = self._guess(frame, learned.quad)
+            return not (label == learned.label and
+                        self._both_ways(crop, label, prob, th.yield_learned_prob))
         return yields and not sure_index
 
     def _learned_on_fit(self, frame: np.ndarray, view: TableView, judged: Candidate,
