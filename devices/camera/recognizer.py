@@ -464,6 +464,13 @@ class Options:
     # piacentine 1,411 against 1,409 of 1,447, napoletane 1,347 of 1,369 either way (and
     # the same false 2 of coins either way, 55,127)
     learned_outweighs_yield: bool = True
+    # (Tried and not kept, thirty-first session: a card the classifier names where the
+    # templates refused it read so turned half round too, at 0.9, where no index confirms it.
+    # Tune calibrated 55,250-56,049: napoletane unchanged, piacentine -1 and -1 of ~1,400, the
+    # French decks -1 each of ~830 (asked of them too), 0 false either way; and on the false 2
+    # of coins it was for (tune napoletane 55,127, an outline across two cards of a cascade,
+    # 0.984, its plain crop 0.876 turned) it refused the 7 of clubs beside it instead: the
+    # crop it reads has the named cards blanked, and turned, that reads otherwise)
     # (Tried and not kept, twenty-ninth session, each changing no card of tune 50,800-51,099,
     # four decks, 300 scenes each, calibrated: a card the classifier named claiming, or
     # owning, only the cells its template matches on, since a cascade's card under the next
