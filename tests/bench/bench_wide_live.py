@@ -18,6 +18,17 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-29, thirty-first session), with `learned_outweighs_yield`
+(bench_wide_scenes; Italian decks only): deals 9,100,719-9,100,733 (never run before), 15 a
+deck, code c347453, two runs side by side, each with the switch off beside it (`--ab
+learned_outweighs_yield`):
+
+    deck        tracked              ms a frame (p95)   switch off        on / off
+    napoletane  69/69, 0 false       7.65 (31.6)        69/69, 7.32       1.05x
+    piacentine  63/63, 0 false       8.91 (40.2)        63/63, 8.58       1.04x
+
+132/132 cards told right, 0 false reports, 8.3 ms a frame over the 1,806 frames.
+
 Held-out report (2026-11-28, thirtieth session), with `index_search` (bench_wide_scenes: a
 covered French card every judge refused searched for around its outline): deals
 9,100,704-9,100,718 (never run before), 15 a deck, the French decks (the Italian ones have no
