@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from devices.camera.telling import CEIL_H, CEIL_W, telling_pixels, visible_mask
 from devices.camera.wide_scenes import labelled_wide_scene
 from studio.cards import DeckArt, DeckKind
-from tests.bench.nameable_ceiling import CEIL_H, CEIL_W, telling_pixels, visible_mask
 
 NAPOLETANE = (DeckArt.NAPOLETANE, DeckKind.ITALIAN_40)
 

@@ -122,6 +122,16 @@ label image: an oracle), the classifier is sure and right on 69 of 74 Napoletane
 those blanked crops names 836 against 834 of 855 and 748 against 742 of 765 on the same
 scenes: its misses there are hypotheses never made (7 of 21 and 5 of 23 not located,
 diagnose_wide_misses) and its rules, not the crop.
+Ambiguous crops labelled no card, tried and not shipped (2026-11-29, thirty-first session):
+Piacentine fine-tuned from the shipped weights on fresh tune crops 711,000-712,499 (50,141,
+--covered-jitters 12, the shipped recipe's --cover 0.3 --blank 0.3 --blob 0.3, 6 epochs at
+--max-lr 1.5e-3, validation 98.76%) with each covered card told apart from another by under
+10 pixels of what shows labelled OTHER (--ambiguous-below 10, crops.ambiguous_cards: about 3
+cards in 100 scenes): the false 6s of cups for 7s come from weights sure of a card no method
+can name. Tune 56,650-57,149 calibrated: 1,324 against 1,325 of 1,360, 0 false against 1
+(56,881, a 6 of cups); of three 6s for 7s traced before, two gone. Held-out 9,350,800-
+9,352,799 (2,000 scenes): 5,511 against 5,518 of 5,679, one false card either way (a 5 of
+coins, 9,350,851, against the shipped weights' 6 of cups, 9,352,587).
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ import numpy as np
 
 from devices.camera.card_classifier import OTHER, canonical_crop
 from devices.camera.recognizer import order_quad
+from devices.camera.telling import telling_pixels, visible_mask
 from devices.camera.templates import BACK
-from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideScene, wide_scene
+from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideScene, labelled_wide_scene
 from studio.cards import DeckArt, DeckKind
 
 MIN_LABELLED_VISIBLE = 0.4  # a covered card shows at least this much to be labelled
@@ -76,21 +77,25 @@ def _straddling(t_quad: np.ndarray, quads: list[np.ndarray], width: float,
 
 
 def scene_crops(scene: WideScene, rng: np.random.Generator, jitters: int = 4,
-                covered_jitters: int | None = None,
-                straddles: int = 0) -> list[tuple[np.ndarray, str]]:
+                covered_jitters: int | None = None, straddles: int = 0,
+                ambiguous: set[int] | None = None) -> list[tuple[np.ndarray, str]]:
     """Crops of one scene: `jitters` per card that shows enough (`covered_jitters` per card
     showing under COVERED, when given: the cards half hidden in fans and cascades are few in a
     scene and most of the recogniser's misses), and `jitters` OTHER crops per card (its
     outline moved off it by half a card or more, or laid on the felt at random); with
     `straddles`, that many OTHER crops more per card across its neighbours (`_straddling`:
-    the recogniser's false cards are mostly such outlines, named by the classifier)."""
+    the recogniser's false cards are mostly such outlines, named by the classifier).
+    `ambiguous`: the numbers of the cards (in the truth's order) whose visible part another
+    card shares, labelled OTHER (`ambiguous_cards`)."""
     out: list[tuple[np.ndarray, str]] = []
     quads = [t.quad for t in scene.truth]
     h, w = scene.frame.shape[:2]
-    for t in scene.truth:
+    for i, t in enumerate(scene.truth):
         width = float(np.linalg.norm(t.quad[1] - t.quad[0]))
         if t.visible >= MIN_LABELLED_VISIBLE:
             label = t.code if t.face_up else BACK
+            if ambiguous and i in ambiguous:
+                label = OTHER
             many = covered_jitters if covered_jitters and t.visible < COVERED else jitters
             for _ in range(many):
                 out.append((canonical_crop(scene.frame, order_quad(_jitter(t.quad, rng, width))),
@@ -121,19 +126,34 @@ def scene_crops(scene: WideScene, rng: np.random.Generator, jitters: int = 4,
     return out
 
 
+def ambiguous_cards(scene: WideScene, labels: np.ndarray, art: DeckArt | str,
+                    kind: DeckKind | str, below: int) -> set[int]:
+    """The face-up cards of the scene (their numbers in the truth's order), covered in part,
+    whose visible part tells them from another card of the deck by fewer than `below`
+    pixels (telling.py; `labels` the scene's label image)."""
+    art, kind = DeckArt(art), DeckKind(kind)
+    return {i for i, t in enumerate(scene.truth)
+            if t.face_up and MIN_LABELLED_VISIBLE <= t.visible < 0.98 and
+            telling_pixels(t.code, visible_mask(labels, i + 1, t.quad), art, kind) < below}
+
+
 def crops(art: DeckArt | str, kind: DeckKind | str, seeds: range, jitters: int = 4,
-          covered_jitters: int | None = None,
-          straddles: int = 0) -> tuple[np.ndarray, list[str]]:
+          covered_jitters: int | None = None, straddles: int = 0,
+          ambiguous_below: int | None = None) -> tuple[np.ndarray, list[str]]:
     """Crops of the scenes of these (tune) seeds: images (N, CANON_H, CANON_W, 3) float16 and
-    their labels."""
+    their labels; with `ambiguous_below`, a covered card told apart by fewer pixels from
+    another is labelled OTHER (`ambiguous_cards`)."""
     if seeds.stop > HELD_OUT_SEED_BASE:
         raise ValueError("training crops come from tune seeds only")
     images: list[np.ndarray] = []
     labels: list[str] = []
     for seed in seeds:
-        scene = wide_scene(seed, art, kind)
+        scene, label_image = labelled_wide_scene(seed, art, kind)
         rng = np.random.default_rng([seed, 7])
-        for img, label in scene_crops(scene, rng, jitters, covered_jitters, straddles):
+        ambiguous = ambiguous_cards(scene, label_image, art, kind, ambiguous_below) \
+            if ambiguous_below else None
+        for img, label in scene_crops(scene, rng, jitters, covered_jitters, straddles,
+                                      ambiguous):
             images.append(img.astype(np.float16))
             labels.append(label)
     return np.stack(images), labels

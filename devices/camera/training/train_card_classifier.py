@@ -294,6 +294,9 @@ def main() -> None:
                         help="crops per card showing under 70%% (4 as every card otherwise)")
     parser.add_argument("--straddles", type=int, default=0,
                         help="OTHER crops per card across its neighbours (crops._straddling)")
+    parser.add_argument("--ambiguous-below", type=int, default=None,
+                        help="label OTHER a covered card told apart by fewer pixels "
+                             "(crops.ambiguous_cards)")
     parser.add_argument("--blank", type=float, default=0.0,
                         help="share of crops blanked as the recogniser blanks named cards")
     parser.add_argument("--out", type=Path, help="weights file (default: the package's)")
@@ -312,7 +315,8 @@ def main() -> None:
     else:
         seeds = range(args.first_seed, args.first_seed + args.scenes)
         images, labels = crops(DeckArt(args.art), DeckKind(KINDS[args.art]), seeds,
-                               covered_jitters=args.covered_jitters, straddles=args.straddles)
+                               covered_jitters=args.covered_jitters, straddles=args.straddles,
+                               ambiguous_below=args.ambiguous_below)
         if args.save_crops is not None:
             np.savez(args.save_crops, x=images, y=np.array(labels))
             print(f"crops written to {args.save_crops}", flush=True)
