@@ -5,7 +5,7 @@ and write its weights into the package (devices/camera/weights/), for numpy to r
     .venv/bin/python -m devices.camera.training.train_card_classifier --art french \
         [--scenes 1400] [--first-seed 100000] [--epochs 14] [--crops FILE.npz ...] \
         [--save-crops FILE.npz] [--cover 0.3] [--cover-depth 0.55] [--covered-jitters 12]
-        [--blank 0.3] [--init WEIGHTS.npz --max-lr 1.5e-3]
+        [--blank 0.3] [--ambiguous-below 10] [--init WEIGHTS.npz --max-lr 1.5e-3]
         [--out W] [--widths 12 24 48] [--hidden 64] [--threads 2]
 
 (--epochs 0 with --save-crops only cuts the crops, to train later on several ranges at once;
@@ -13,6 +13,8 @@ and write its weights into the package (devices/camera/weights/), for numpy to r
 --cover-depth: the most such a cover hides; --covered-jitters: crops cut per card showing under
 70% (the half-hidden cards of fans and cascades, few in a scene, most of the misses);
 --blank: the share blanked as the recogniser blanks what lies on cards named (blank_covers.py);
+--ambiguous-below: a covered card told apart from another by fewer pixels of what shows is
+labelled OTHER (crops.ambiguous_cards);
 --init: a fine-tune of weights trained before, a few epochs instead of a whole run;
 --widths, --hidden: the network's size, the conv layers' channels and the dense layer's.)
 
