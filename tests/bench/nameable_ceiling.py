@@ -10,8 +10,8 @@ whose difference lies under the next card), no method can tell which it is. For 
 card: its truly visible pixels (the generator's label image, warped to the card's face at
 CEIL_W x CEIL_H), and the fewest of them on which another card of the deck (either way up)
 differs visibly from it on the clean scans (any channel by more than DIFF after a blur of
-BLUR pixels, matched within SHIFT). `--misses` runs the recogniser (calibrated) too and sorts
-its misses by the same count.
+BLUR pixels, matched within SHIFT: devices/camera/telling.py). `--misses` runs the recogniser
+(calibrated) too and sorts its misses by the same count.
 
 A conservative measure: a card told apart by many pixels here is nameable from what shows; one
 told apart by few may still be, at a camera's full resolution. For French cards it is far too
