@@ -1416,11 +1416,11 @@ class Recognizer:
                         index_read = refit is not None
                         if refit is None:
                             named = self._named_by_index(frame, quad, read, cand.label, guess)
-                            if named is None and doubted_first is None:
-                                if self._search_labels(read, guess):
-                                    unfound.append((rect, shortlist, second))  # later
-                                continue
                             if named is None:
+                                if doubted_first is None:  # the first pass: search later
+                                    if self._search_labels(read, guess):
+                                        unfound.append((rect, shortlist, second))
+                                    continue
                                 found = self._found_by_search(frame, view, rect, shortlist,
                                                               read, guess)
                                 if found is None or taken(found[1]):
@@ -1717,14 +1717,23 @@ class Recognizer:
             return True
         yields = self.options.learned_yields and float(_canonical_share(
             outlined, _in_view(view, learned.quad)).mean()) > th.learned_yield_share
+        if not yields:
+            return False
         sure_index = self.options.index_outweighs_yield and read is not None and \
             read[1] >= th.index_min_prob
-        if yields and self._index_reader is None and self.options.learned_outweighs_yield \
-                and judged == learned.label:
-            crop, label, prob = self._guess(frame, learned.quad)
-            return not (label == learned.label and
-                        self._both_ways(crop, label, prob, th.yield_learned_prob))
-        return yields and not sure_index
+        return not sure_index and not self._sure_without_index(frame, learned, judged)
+
+    def _sure_without_index(self, frame: np.ndarray, learned: Candidate,
+                            judged: str | None) -> bool:
+        """With no index to read (Options.learned_outweighs_yield): the classifier reads
+        the card at `yield_learned_prob` both ways up, and `judged`, the partial judge's
+        best fit on its outline, is that card too."""
+        if self._index_reader is not None or not self.options.learned_outweighs_yield or \
+                judged != learned.label:
+            return False
+        crop, label, prob = self._guess(frame, learned.quad)
+        return label == learned.label and \
+            self._both_ways(crop, label, prob, self.thresholds.yield_learned_prob)
 
     def _learned_on_fit(self, frame: np.ndarray, view: TableView, judged: Candidate,
                         guess: tuple[np.ndarray, str, float] | None,

@@ -21,6 +21,7 @@ from studio.cards import DeckArt, DeckKind
 
 MIN_LABELLED_VISIBLE = 0.4  # a covered card shows at least this much to be labelled
 COVERED = 0.7  # a card showing less than this is "covered" for `covered_jitters`
+SEEN_WHOLE = 0.98  # ... and one showing this much is seen whole (`ambiguous_cards`)
 
 
 def _jitter(quad: np.ndarray, rng: np.random.Generator, width: float) -> np.ndarray:
@@ -133,7 +134,7 @@ def ambiguous_cards(scene: WideScene, labels: np.ndarray, art: DeckArt | str,
     pixels (telling.py; `labels` the scene's label image)."""
     art, kind = DeckArt(art), DeckKind(kind)
     return {i for i, t in enumerate(scene.truth)
-            if t.face_up and MIN_LABELLED_VISIBLE <= t.visible < 0.98 and
+            if t.face_up and MIN_LABELLED_VISIBLE <= t.visible < SEEN_WHOLE and
             telling_pixels(t.code, visible_mask(labels, i + 1, t.quad), art, kind) < below}
 
 
