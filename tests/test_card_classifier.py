@@ -19,11 +19,10 @@ from devices.camera.card_classifier import (
     CardClassifier,
     canonical_crop,
     card_classifier,
-    space_to_depth,
 )
 from devices.camera.index_reader import INDEX_H, INDEX_W, index_reader
 from devices.camera.recognizer import Options, Recognizer, order_quad
-from devices.camera.templates import BACK, CANON_H, CANON_W, FINE
+from devices.camera.templates import BACK, CANON_H, CANON_W
 from devices.camera.training.crops import (
     _jitter,
     _near_a_card,
@@ -79,46 +78,6 @@ def test_opencvs_network_computes_what_the_numpy_reference_does(art: str | None)
     for _ in range(20):
         crop = rng.normal(0, 1, (CANON_H, CANON_W, 3)).astype(np.float32)
         assert np.abs(clf.logits(crop) - clf.reference_logits(crop)).max() < 1e-4
-
-
-def test_a_fine_network_reads_each_2x2_block_stacked_into_channels() -> None:
-    """A classifier of fine crops (120x80, CardClassifier.fine) stacks each 2x2 block of
-    pixels into 12 channels first; made from canonical weights (`as_fine`: its first layer
-    spread over each block) it answers on a fine crop as those weights do on the crop averaged
-    down, through OpenCV's network and the numpy reference alike, and saved it loads fine."""
-    rng = np.random.default_rng(4)
-    clf = card_classifier("piacentine")
-    assert clf is not None and not clf.fine
-    fine = clf.as_fine()
-    assert fine.fine and fine.as_fine() is fine
-    for _ in range(10):
-        crop = rng.normal(0, 1, (CANON_H * FINE, CANON_W * FINE, 3)).astype(np.float32)
-        coarse = cv2.resize(crop, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
-        assert np.abs(fine.logits(crop) - clf.logits(coarse)).max() < 1e-4
-        assert np.abs(fine.reference_logits(crop) - clf.logits(coarse)).max() < 1e-4
-    # a pixel's own block, and where in it: moving one pixel within its block changes what a
-    # network with an uneven first layer sees
-    x = np.zeros((4, 4, 3), np.float32)
-    x[1, 0, 2] = 1.0  # row offset 1, column offset 0 of block (0, 0), channel 2
-    assert np.argwhere(space_to_depth(x)).tolist() == [[0, 0, 2 * 4 + 1 * 2 + 0]]
-
-
-def test_a_fine_classifier_is_given_fine_crops_by_the_recogniser() -> None:
-    """The recogniser crops for the network it has: fine crops for a fine one, named the same
-    as the canonical weights name their crops (the same network, `as_fine`) on a tune scene."""
-    scene = wide_scene(58_013, "piacentine")
-    clf = card_classifier("piacentine")
-    assert clf is not None
-    fine = Recognizer("piacentine", classifier=clf.as_fine())
-    plain = Recognizer("piacentine", classifier=clf)
-    for t in scene.truth:
-        quad = order_quad(t.quad)
-        crop, label, prob = fine._guess(scene.frame, quad)
-        assert crop.shape == (CANON_H * FINE, CANON_W * FINE, 3)
-        _, same, near = plain._guess(scene.frame, quad)
-        assert label == same and prob == pytest.approx(near, abs=0.05)
-    found = fine.recognize(scene.frame, scene.camera)
-    assert score_wide(found, scene.truth).false == 0 and named_right(scene, found, "7b")
 
 
 def test_the_index_readers_network_runs_on_its_own_crop_size() -> None:
@@ -295,19 +254,6 @@ def test_a_blob_cover_reaches_in_from_an_edge() -> None:
             covered[:, -1].any()
     assert drawn >= 50
     assert not x.any()
-
-
-def test_fine_crops_are_the_canonical_ones_before_averaging() -> None:
-    """--fine: the same crops (the same outlines, the same labels), at twice the size, whose
-    2x2 average is the canonical crop up to each channel's normalisation."""
-    scene = wide_scene(100_000, "piacentine", "italian40")
-    plain = scene_crops(scene, np.random.default_rng(2))
-    fine = scene_crops(scene, np.random.default_rng(2), fine=True)
-    assert [label for _, label in fine] == [label for _, label in plain] and plain
-    for (a, _), (b, _) in zip(plain, fine, strict=True):
-        assert a.shape == (CANON_H, CANON_W, 3) and b.shape == (CANON_H * FINE, CANON_W * FINE, 3)
-        averaged = cv2.resize(b, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
-        assert np.corrcoef(averaged.ravel(), a.ravel())[0, 1] > 0.99
 
 
 def test_covered_cards_give_more_crops_when_asked() -> None:

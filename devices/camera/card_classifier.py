@@ -137,7 +137,7 @@ coins, 9,350,851, against the shipped weights' 6 of cups, 9,352,587).
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -157,32 +157,13 @@ _FINE_CORNERS = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]
                          np.float32) * FINE - np.float32(0.5)
 
 
-def _fine_warp(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The quad warped at the fine size (uint8, CANON_H * FINE x CANON_W * FINE x 3)."""
-    warp = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), _FINE_CORNERS)
-    return cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
-                               flags=cv2.INTER_LINEAR)
-
-
 def canonical_crop(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The quad as the judge sees it: warped at the fine size, averaged down to the canonical
     size, each channel normalised (float32, CANON_H x CANON_W x 3)."""
-    return normalise(coarse_from_fine(_fine_warp(frame, quad)))
-
-
-def fine_crop(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The quad at the fine size, not averaged down, each channel normalised (float32,
-    CANON_H * FINE x CANON_W * FINE x 3): what a classifier of fine crops reads
-    (CardClassifier.fine)."""
-    return normalise(_fine_warp(frame, quad))
-
-
-def space_to_depth(x: np.ndarray, block: int = FINE) -> np.ndarray:
-    """(H, W, C) to (H / block, W / block, C * block^2), channel c * block^2 + i * block + j
-    from row offset i and column offset j: torch's PixelUnshuffle, channels last."""
-    h, w, c = x.shape
-    return x.reshape(h // block, block, w // block, block, c).transpose(0, 2, 4, 1, 3) \
-        .reshape(h // block, w // block, c * block * block)
+    warp = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), _FINE_CORNERS)
+    big = cv2.warpPerspective(frame, warp, (CANON_W * FINE, CANON_H * FINE),
+                              flags=cv2.INTER_LINEAR)
+    return normalise(coarse_from_fine(big))
 
 
 def weights_path(art: DeckArt | str) -> Path:
@@ -237,34 +218,6 @@ class CardClassifier:
     _nets: threading.local = field(default_factory=threading.local, init=False, repr=False,
                                    compare=False)
 
-    @property
-    def fine(self) -> bool:
-        """The network reads fine crops (`fine_crop`), each 2x2 block of pixels stacked into
-        12 channels (`space_to_depth`) before its first layer: the canonical crop's average
-        loses the small print that tells a half-covered card from its look-alike."""
-        return self.convs[0][0].shape[1] == 3 * FINE * FINE * 9
-
-    def crop(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
-        """The crop of `quad` this network reads: fine or canonical."""
-        return fine_crop(frame, quad) if self.fine else canonical_crop(frame, quad)
-
-    def _input(self, crop: np.ndarray) -> np.ndarray:
-        """The first layer's input (H, W, C float32) from a crop of `crop`'s kind."""
-        x = np.asarray(crop, np.float32)
-        return space_to_depth(x) if self.fine and x.shape[2] == 3 else x
-
-    def as_fine(self) -> CardClassifier:
-        """The same network reading fine crops: its first layer's weights spread evenly over
-        each 2x2 block's four channels, so that on a fine crop it answers as these weights do
-        on that crop averaged down (exactly: a 2x2 average is linear). Where a fine-crop
-        classifier's training starts."""
-        if self.fine:
-            return self
-        w, b = self.convs[0]
-        spread = np.repeat(w.reshape(len(w), 3, 1, 9), FINE * FINE, axis=2) / (FINE * FINE)
-        return replace(self, convs=((spread.reshape(len(w), -1).astype(np.float32), b),
-                                    *self.convs[1:]))
-
     @classmethod
     def load(cls, path: Path) -> CardClassifier:
         with np.load(path) as data:
@@ -285,10 +238,9 @@ class CardClassifier:
         return cls(labels, tuple(convs), tuple(dense), blanks)
 
     def onnx(self, height: int = CANON_H, width: int = CANON_W) -> bytes:
-        """The network as an ONNX model for inputs of this size (1 x channels x height x
-        width, channels first: 3, or 12 for fine crops stacked, `fine`; the index reader's
-        crops are smaller than the classifier's)."""
-        g = Graph((1, self.convs[0][0].shape[1] // 9, height, width))
+        """The network as an ONNX model for crops of this size (input 1 x 3 x height x width,
+        channels first; the index reader's crops are smaller than the classifier's)."""
+        g = Graph((1, 3, height, width))
         x = "input"
         for w, b in self.convs:
             x = g.conv(x, w.reshape(len(w), -1, 3, 3), b)
@@ -315,11 +267,11 @@ class CardClassifier:
         return net
 
     def logits(self, crop: np.ndarray) -> np.ndarray:
-        """Raw outputs for one crop (CANON_H, CANON_W, 3; twice that for `fine` weights),
-        normalised as templates.normalise does (BGR channel order as the frame). Run with OpenCV's DNN module: about twice as
+        """Raw outputs for one crop (CANON_H, CANON_W, 3), normalised as templates.normalise
+        does (BGR channel order as the frame). Run with OpenCV's DNN module: about twice as
         fast as `reference_logits` (tune crops: napoletane 0.41 against 0.89 ms, French 0.57
         against 1.33), the same probabilities to 1e-6."""
-        x = self._input(crop)
+        x = np.asarray(crop, np.float32)
         net = self._net(x.shape[0], x.shape[1])
         net.setInput(np.ascontiguousarray(x.transpose(2, 0, 1)[None]))
         return np.asarray(net.forward(), np.float32)[0]
@@ -327,7 +279,7 @@ class CardClassifier:
     def reference_logits(self, crop: np.ndarray) -> np.ndarray:
         """`logits` computed in numpy, layer by layer: the definition the DNN's outputs are
         tested against."""
-        x = self._input(crop)
+        x = np.asarray(crop, np.float32)
         for w, b in self.convs:
             x = _conv_relu_pool(x, w, b)
         x = x.transpose(2, 0, 1).reshape(-1)  # torch flattens channels first

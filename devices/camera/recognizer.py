@@ -97,6 +97,7 @@ from devices.camera.camera_family import (
 from devices.camera.card_classifier import (
     OTHER,
     CardClassifier,
+    canonical_crop,
     card_classifier,
 )
 from devices.camera.card_localiser import Peak, axis_turn, card_localiser
@@ -1503,8 +1504,7 @@ class Recognizer:
         if self.options.lookalike_refit:
             tried.append(self._near_lookalike(cand))
         if self.options.learned_rival_refit and self._classifier is not None:
-            crop = self._classifier.crop(frame, cand.quad)
-            runner = self._classifier.ranked(crop, self._known)[1]
+            runner = self._classifier.ranked(canonical_crop(frame, cand.quad), self._known)[1]
             if runner[1] >= self.thresholds.learned_rival_prob:
                 tried.append(runner[0])
         for rival in dict.fromkeys(tried):
@@ -1991,15 +1991,12 @@ class Recognizer:
 
     def _guess(self, frame: np.ndarray, quad: np.ndarray,
                named: np.ndarray | None = None) -> tuple[np.ndarray, str, float]:
-        """The quad's crop as the classifier reads it (canonical, or fine:
-        CardClassifier.fine), and the classifier's best label for it and its probability (the
-        classifier must be loaded). `named`: the canonical pixels of the crop lying on cards
-        named already, blanked: they show another card, never this one, and where they stand
-        in for this card's covered part they can make it look like its look-alike."""
-        crop = self._classifier.crop(frame, quad)  # type: ignore[union-attr]
+        """The quad's canonical crop, and the classifier's best label for it and its
+        probability (the classifier must be loaded). `named`: pixels of the crop lying on
+        cards named already, blanked: they show another card, never this one, and where they
+        stand in for this card's covered part they can make it look like its look-alike."""
+        crop = canonical_crop(frame, quad)
         if named is not None and named.any():
-            if crop.shape[0] != named.shape[0]:
-                named = np.repeat(np.repeat(named, FINE, axis=0), FINE, axis=1)
             crop[named] = 0.0  # the crop's mean, as training/blank_covers.py blanks
         label, prob = self._classifier.best(crop, self._known)  # type: ignore[union-attr]
         return crop, label, prob
@@ -2027,8 +2024,7 @@ class Recognizer:
         if label in (BACK, OTHER) or prob < bar or (
                 expected is not None and not alone and label != expected):
             return None
-        # (the templates are canonical: a fine crop averaged down)
-        unit = (crop if crop.shape[0] == CANON_H else coarse_from_fine(crop)).reshape(-1)
+        unit = crop.reshape(-1)
         unit = unit / max(float(np.linalg.norm(unit)), 1e-6)
         scores = self._scores(unit, shortlist)
         order = [int(i) for i in np.argsort(-scores)[:2 * th.learned_agree]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from devices.camera.partial_match import _templates_on
-from devices.camera.templates import BACK, CANON_H, CANON_W, TemplateSet, coarse_from_fine
+from devices.camera.templates import BACK, CANON_H, CANON_W, TemplateSet
 
 _YY, _XX = np.mgrid[0:CANON_H, 0:CANON_W].astype(np.float32)
 _YY = (_YY + 0.5) / CANON_H - 0.5
@@ -81,8 +81,6 @@ def orientations(images: np.ndarray, labels: list[str], templates: TemplateSet) 
         if i is None or i + 1 >= len(templates.labels) or templates.labels[i + 1] != lab:
             continue
         x = img.astype(np.float32)
-        if x.shape[0] != CANON_H:  # a fine crop: the templates are canonical
-            x = coarse_from_fine(x)
         out[n] = int(float((x * templates.images[i + 1]).sum())
                      > float((x * templates.images[i]).sum()))
     return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from devices.camera.card_classifier import OTHER, canonical_crop, fine_crop
+from devices.camera.card_classifier import OTHER, canonical_crop
 from devices.camera.recognizer import order_quad
 from devices.camera.telling import telling_pixels, visible_mask
 from devices.camera.templates import BACK
@@ -79,8 +79,7 @@ def _straddling(t_quad: np.ndarray, quads: list[np.ndarray], width: float,
 
 def scene_crops(scene: WideScene, rng: np.random.Generator, jitters: int = 4,
                 covered_jitters: int | None = None, straddles: int = 0,
-                ambiguous: set[int] | None = None,
-                fine: bool = False) -> list[tuple[np.ndarray, str]]:
+                ambiguous: set[int] | None = None) -> list[tuple[np.ndarray, str]]:
     """Crops of one scene: `jitters` per card that shows enough (`covered_jitters` per card
     showing under COVERED, when given: the cards half hidden in fans and cascades are few in a
     scene and most of the recogniser's misses), and `jitters` OTHER crops per card (its
@@ -88,9 +87,7 @@ def scene_crops(scene: WideScene, rng: np.random.Generator, jitters: int = 4,
     `straddles`, that many OTHER crops more per card across its neighbours (`_straddling`:
     the recogniser's false cards are mostly such outlines, named by the classifier).
     `ambiguous`: the numbers of the cards (in the truth's order) whose visible part another
-    card shares, labelled OTHER (`ambiguous_cards`). `fine`: fine crops (card_classifier.
-    fine_crop), for a classifier that reads them."""
-    cut = fine_crop if fine else canonical_crop
+    card shares, labelled OTHER (`ambiguous_cards`)."""
     out: list[tuple[np.ndarray, str]] = []
     quads = [t.quad for t in scene.truth]
     h, w = scene.frame.shape[:2]
@@ -102,7 +99,7 @@ def scene_crops(scene: WideScene, rng: np.random.Generator, jitters: int = 4,
                 label = OTHER
             many = covered_jitters if covered_jitters and t.visible < COVERED else jitters
             for _ in range(many):
-                out.append((cut(scene.frame, order_quad(_jitter(t.quad, rng, width))),
+                out.append((canonical_crop(scene.frame, order_quad(_jitter(t.quad, rng, width))),
                             label))
         for _ in range(jitters):
             if rng.random() < 0.6:  # moved off the card by half a card or more
@@ -120,13 +117,13 @@ def scene_crops(scene: WideScene, rng: np.random.Generator, jitters: int = 4,
                 continue  # that is a card (a neighbour in a row or a cascade): not OTHER
             if not _in_frame(moved, w, h):
                 continue
-            out.append((cut(scene.frame, moved), OTHER))
+            out.append((canonical_crop(scene.frame, moved), OTHER))
     for t in scene.truth if straddles else ():
         width = float(np.linalg.norm(t.quad[1] - t.quad[0]))
         for _ in range(straddles):
             across = _straddling(t.quad, quads, width, rng)
             if across is not None and _in_frame(across, w, h):
-                out.append((cut(scene.frame, across), OTHER))
+                out.append((canonical_crop(scene.frame, across), OTHER))
     return out
 
 
@@ -143,11 +140,10 @@ def ambiguous_cards(scene: WideScene, labels: np.ndarray, art: DeckArt | str,
 
 def crops(art: DeckArt | str, kind: DeckKind | str, seeds: range, jitters: int = 4,
           covered_jitters: int | None = None, straddles: int = 0,
-          ambiguous_below: int | None = None,
-          fine: bool = False) -> tuple[np.ndarray, list[str]]:
-    """Crops of the scenes of these (tune) seeds: images (N, CANON_H, CANON_W, 3) float16, or
-    FINE times that with `fine`, and their labels; with `ambiguous_below`, a covered card
-    told apart by fewer pixels from another is labelled OTHER (`ambiguous_cards`)."""
+          ambiguous_below: int | None = None) -> tuple[np.ndarray, list[str]]:
+    """Crops of the scenes of these (tune) seeds: images (N, CANON_H, CANON_W, 3) float16 and
+    their labels; with `ambiguous_below`, a covered card told apart by fewer pixels from
+    another is labelled OTHER (`ambiguous_cards`)."""
     if seeds.stop > HELD_OUT_SEED_BASE:
         raise ValueError("training crops come from tune seeds only")
     images: list[np.ndarray] = []
@@ -158,7 +154,7 @@ def crops(art: DeckArt | str, kind: DeckKind | str, seeds: range, jitters: int =
         ambiguous = ambiguous_cards(scene, label_image, art, kind, ambiguous_below) \
             if ambiguous_below else None
         for img, label in scene_crops(scene, rng, jitters, covered_jitters, straddles,
-                                      ambiguous, fine):
+                                      ambiguous):
             images.append(img.astype(np.float16))
             labels.append(label)
     return np.stack(images), labels

@@ -6,7 +6,7 @@ and write its weights into the package (devices/camera/weights/), for numpy to r
         [--scenes 1400] [--first-seed 100000] [--epochs 14] [--crops FILE.npz ...] \
         [--save-crops FILE.npz] [--cover 0.3] [--cover-depth 0.55] [--covered-jitters 12]
         [--blank 0.3] [--ambiguous-below 10] [--init WEIGHTS.npz --max-lr 1.5e-3]
-        [--out W] [--widths 12 24 48] [--hidden 64] [--threads 2] [--fine]
+        [--out W] [--widths 12 24 48] [--hidden 64] [--threads 2]
 
 (--epochs 0 with --save-crops only cuts the crops, to train later on several ranges at once;
 --cover: the share of training crops covered by part of another, as a card lying over it;
@@ -16,9 +16,6 @@ and write its weights into the package (devices/camera/weights/), for numpy to r
 --ambiguous-below: a covered card told apart from another by fewer pixels of what shows is
 labelled OTHER (crops.ambiguous_cards);
 --init: a fine-tune of weights trained before, a few epochs instead of a whole run;
---fine: crops at the fine size (120x80, card_classifier.fine_crop) and a network that stacks
-each 2x2 block into channels before its first layer (CardClassifier.fine); --init weights of
-canonical crops start it as they are (CardClassifier.as_fine);
 --widths, --hidden: the network's size, the conv layers' channels and the dense layer's.)
 
 Crops come from tune seeds only (from --first-seed, default 100,000: apart from the seeds the
@@ -37,7 +34,7 @@ import cv2
 import numpy as np
 
 from devices.camera.card_classifier import CardClassifier, weights_path
-from devices.camera.templates import BACK, FINE, TemplateSet, template_set
+from devices.camera.templates import BACK, TemplateSet, template_set
 from devices.camera.training.blank_covers import blank_mask, orientations, telling_masks
 from devices.camera.training.crops import OTHER, crops
 from studio.cards import DeckArt, DeckKind
@@ -50,18 +47,14 @@ HIDDEN = 64
 
 
 def build(n_classes: int, widths: tuple[int, int, int] = WIDTHS, hidden: int = HIDDEN,
-          left: tuple[int, int] = (7, 5), fine: bool = False):  # type: ignore[no-untyped-def]
+          left: tuple[int, int] = (7, 5)):  # type: ignore[no-untyped-def]
     """The network the numpy forward pass in card_classifier.py mirrors (60x40 in, three
-    3x3 conv + ReLU + 2x2 max pool, `left` (7x5) rows and columns left, two dense layers);
-    `fine`: 120x80 in, each 2x2 block stacked into 12 channels first (PixelUnshuffle, as
-    card_classifier.space_to_depth), the rest the same."""
+    3x3 conv + ReLU + 2x2 max pool, `left` (7x5) rows and columns left, two dense layers)."""
     from torch import nn
 
     a, b, c = widths
-    first = [nn.PixelUnshuffle(FINE), nn.Conv2d(3 * FINE * FINE, a, 3, padding=1)] if fine \
-        else [nn.Conv2d(3, a, 3, padding=1)]
     return nn.Sequential(
-        *first, nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(3, a, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
         nn.Conv2d(a, b, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
         nn.Conv2d(b, c, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
         nn.Flatten(), nn.Linear(c * left[0] * left[1], hidden), nn.ReLU(), nn.Dropout(0.2),
@@ -163,8 +156,7 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
           max_lr: float = 3e-3, widths: tuple[int, int, int] = WIDTHS,
           hidden: int = HIDDEN, threads: int = 2, blank: float = 0.0,
           templates: TemplateSet | None = None,
-          cover_depth: float = 0.55, blob: float = 0.0,
-          fine: bool = False) -> tuple[CardClassifier, float]:
+          cover_depth: float = 0.55, blob: float = 0.0) -> tuple[CardClassifier, float]:
     """Train on the first nine tenths, report accuracy on the rest; the weights as numpy
     (written to `out` after every epoch too, so a long run can be tried before it ends).
     `cover`: the share of training crops covered by part of another crop (_cover_with_card,
@@ -174,18 +166,14 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
     those, of cards with a look-alike, where it hides what tells them apart: blank_covers.py;
     needs the deck's `templates`); `widths`, `hidden`: the network's size (the numpy side
     reads it off the weights); `threads`: torch's, 1 beside other work (two threads on a busy
-    core ran 4x slower); `fine`: the crops are fine (120x80) and so is the network (`build`);
-    weights to start from that read canonical crops are made to read fine ones first
-    (CardClassifier.as_fine)."""
+    core ran 4x slower)."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
     names = sorted(set(labels) - {BACK, OTHER}) + [BACK, OTHER]
-    net = build(len(names), widths, hidden, fine=fine)
-    if init is not None and fine:
-        init = init.as_fine()
+    net = build(len(names), widths, hidden)
     if init is not None:
         if list(init.labels) != names:
             raise ValueError("the weights to start from name other labels")
@@ -209,11 +197,10 @@ def train(images: np.ndarray, labels: list[str], epochs: int, seed: int = 0,
             xb[k] = _cover_with_blob(xb[k], rng)
         for k in np.nonzero(rng.random(len(xb)) < blank)[0]:
             masks = telling.get((labels[idx[k]], int(ways[idx[k]]) ^ int(turn[k])))
-            mask = masks[int(rng.integers(len(masks)))] if masks and rng.random() < 1 / 3 \
-                else blank_mask(rng)
-            if fine:  # the masks are canonical
-                mask = np.repeat(np.repeat(mask, FINE, axis=0), FINE, axis=1)
-            xb[k][:, mask] = 0.0
+            if masks and rng.random() < 1 / 3:
+                xb[k][:, masks[int(rng.integers(len(masks)))]] = 0.0
+            else:
+                xb[k][:, blank_mask(rng)] = 0.0
         return xb
 
     return fit(net, images, labels, names, epochs, rng, augment, max_lr, out, blanks=blank > 0)
@@ -321,8 +308,6 @@ def main() -> None:
                         help="channels of the three conv layers")
     parser.add_argument("--hidden", type=int, default=HIDDEN, help="the dense layer's size")
     parser.add_argument("--threads", type=int, default=2, help="torch's (1 beside other work)")
-    parser.add_argument("--fine", action="store_true",
-                        help="fine crops (120x80) and a network that reads them")
     args = parser.parse_args()
     out = args.out or weights_path(args.art)
     if args.crops:
@@ -333,7 +318,7 @@ def main() -> None:
         seeds = range(args.first_seed, args.first_seed + args.scenes)
         images, labels = crops(DeckArt(args.art), DeckKind(KINDS[args.art]), seeds,
                                covered_jitters=args.covered_jitters, straddles=args.straddles,
-                               ambiguous_below=args.ambiguous_below, fine=args.fine)
+                               ambiguous_below=args.ambiguous_below)
         if args.save_crops is not None:
             np.savez(args.save_crops, x=images, y=np.array(labels))
             print(f"crops written to {args.save_crops}", flush=True)
@@ -345,7 +330,7 @@ def main() -> None:
                      max_lr=args.max_lr, widths=tuple(args.widths), hidden=args.hidden,
                      threads=args.threads, blank=args.blank,
                      templates=template_set(args.art, KINDS[args.art]) if args.blank else None,
-                     cover_depth=args.cover_depth, blob=args.blob, fine=args.fine)
+                     cover_depth=args.cover_depth, blob=args.blob)
     save(clf, out)
     print(f"validation accuracy {100 * acc:.2f}%; written {out}")
 
