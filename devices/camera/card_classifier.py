@@ -132,6 +132,20 @@ can name. Tune 56,650-57,149 calibrated: 1,324 against 1,325 of 1,360, 0 false a
 (56,881, a 6 of cups); of three 6s for 7s traced before, two gone. Held-out 9,350,800-
 9,352,799 (2,000 scenes): 5,511 against 5,518 of 5,679, one false card either way (a 5 of
 coins, 9,350,851, against the shipped weights' 6 of cups, 9,352,587).
+Tried and not kept (2026-11-29, thirty-second session): crops at the fine size (120x80, not
+averaged down; each 2x2 block stacked into 12 channels before the first layer, the rest of
+the network the same, ~1.6 times the multiply-adds), in case the canonical crop's average
+hides the small print that tells a half-covered card. Two Piacentine networks trained alike
+from scratch on the same crops (tune 712,500-714,299, --covered-jitters 12 --straddles 4,
+86,353 crops, a card's cover on 30%, 10 epochs): validation 98.95% fine against 98.73%; on
+covered cards (45-70% showing) of tune 58,750-59,149, two jittered true outlines each (350
+crops), argmax right 93.4% against 93.7%, sure (>= 0.9) and right 244 against 247 with 1
+wrong against 0, both ways up at >= 0.975 121 against 113; outlines across neighbours (2,897)
+named a card at >= 0.9 by neither. The shipped weights, fine-tuned fine (their first layer
+spread over each block, so the start answers as they do; fresh crops 714,300-715,799, the
+shipped recipe, 6 epochs): on the same crops 290 against the shipped 292 sure and right,
+outlines across neighbours named at >= 0.9 5 against 1. What a covered card's crop lacks is
+not resolution.
 """
 
 from __future__ import annotations
