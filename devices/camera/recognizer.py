@@ -744,6 +744,8 @@ class _Level:
 _SEARCH_LEVEL = _Level(SEARCH_W, SEARCH_H)
 _CANON_LEVEL = _Level(CANON_W, CANON_H)
 _CANON_CENTRED = _CANON_LEVEL.corners
+# a quick match: its best correlation, its label and the templates matching best there
+QuickMatch = tuple[float, str, np.ndarray]
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
 _WIDE_OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
 _VIEW_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
@@ -1173,17 +1175,8 @@ class Recognizer:
             on_show = partial and not (localised_whole and i >= outlined) and \
                 not hinted <= i < first
             quad = order_quad(view.image_points(rect.corners()))
-            quick, label, shortlist = self._quick_match(frame, quad)
-            if self.options.snap_unmatched and edges is not None and label != BACK and \
-                    quick < th.min_quick_score and not (
-                        on_show and self._worth_judging(frame, quad, quick)):
-                moved = snap(edges, rect, th.snap_reach * w,
-                             tuple(np.radians(t) for t in th.snap_turns))
-                if _apart(moved, rect, th.snap_min_move):
-                    moved_quad = order_quad(view.image_points(moved.corners()))
-                    again = self._quick_match(frame, moved_quad)
-                    if again[0] > quick:
-                        rect, quad, (quick, label, shortlist) = moved, moved_quad, again
+            rect, quad, (quick, label, shortlist) = self._unmatched_snapped(
+                frame, view, edges, rect, quad, self._quick_match(frame, quad), on_show, w)
             if label == BACK:
                 continue  # a card face down
             if quick < th.min_quick_score:
@@ -1252,7 +1245,7 @@ class Recognizer:
         if edges is None:
             return later
         th = self.thresholds
-        turns = tuple(np.radians(t) for t in th.snap_turns)
+        turns = self._snap_turns()
         out = list(later)
         for rect, _, second in later:
             moved = snap(edges, rect, th.snap_reach * w, turns)
@@ -1262,6 +1255,29 @@ class Recognizer:
             if judged:
                 out.append((moved, shortlist, second))
         return out
+
+    def _unmatched_snapped(self, frame: np.ndarray, view: TableView, edges: EdgeImage | None,
+                           rect: CardRect, quad: np.ndarray, match: QuickMatch,
+                           on_show: bool, w: float) -> tuple[CardRect, np.ndarray, QuickMatch]:
+        """A hypothesis whose quick `match` fails (no back, not worth judging on what shows
+        either) moved onto the edges near its sides, with its match there, when that matches
+        better (Options.snap_unmatched); else the hypothesis as it was."""
+        th = self.thresholds
+        quick, label, _ = match
+        if not self.options.snap_unmatched or edges is None or label == BACK or \
+                quick >= th.min_quick_score or (on_show and
+                                                self._worth_judging(frame, quad, quick)):
+            return rect, quad, match
+        moved = snap(edges, rect, th.snap_reach * w, self._snap_turns())
+        if not _apart(moved, rect, th.snap_min_move):
+            return rect, quad, match
+        moved_quad = order_quad(view.image_points(moved.corners()))
+        again = self._quick_match(frame, moved_quad)
+        return (moved, moved_quad, again) if again[0] > quick else (rect, quad, match)
+
+    def _snap_turns(self) -> tuple[float, ...]:
+        """The turns a snap tries (`snap_turns`), in radians."""
+        return tuple(np.radians(t) for t in self.thresholds.snap_turns)
 
     def _cascade_hypotheses(self, frame: np.ndarray, view: TableView, mask: np.ndarray,
                             named: list[Candidate], tried: list[CardRect],
@@ -2460,8 +2476,7 @@ class Recognizer:
         _, label, prob = self._guess(frame, quad)
         return label not in (BACK, OTHER) and prob >= th.learned_quick_prob
 
-    def _quick_match(self, frame: np.ndarray,
-                     quad: np.ndarray) -> tuple[float, str, np.ndarray]:
+    def _quick_match(self, frame: np.ndarray, quad: np.ndarray) -> QuickMatch:
         """Best correlation at the small search size, its label (a card or BACK), and the
         templates that match best there (`shortlist` of them): the only ones worth comparing
         at the larger sizes."""
