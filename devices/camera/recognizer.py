@@ -615,8 +615,9 @@ class Options:
     # cloth joined it to the mask's blob: tune piacentine 58,013, a 7 of clubs) matches no
     # template where it was proposed. Tune 58,250-58,749 calibrated: napoletane 1,389 vs
     # 1,387 of 1,416, piacentine 1,434 vs 1,431 of 1,474, french40 1,400 vs 1,399 of 1,416,
-    # french52 1,413 vs 1,412 of 1,426, 0 false either way; +7-9% ms a still. With
-    # `edge_snap` only (not in the live path)
+    # french52 1,413 vs 1,412 of 1,426, 0 false either way; +7-9% ms a still; uncalibrated
+    # 58,750-59,049: napoletane 748 vs 744 of 815, french52 783 vs 782 of 826, 0 false,
+    # +7-10% ms. With `edge_snap` only (not in the live path)
     snap_unmatched: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
