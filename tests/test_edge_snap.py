@@ -79,13 +79,3 @@ def test_the_live_path_leaves_the_snap_out() -> None:
     source = CameraCardSource.calibrated("napoletane", None, None)
     assert not source.recognizer.options.edge_snap
     assert Options().edge_snap
-
-
-def test_a_hypothesis_that_matches_nothing_is_moved_onto_its_edges_before_it_is_dropped() -> None:
-    """Tune piacentine 58,013: a 7 of clubs seen whole at the end of a row, the lamp's
-    highlight on the cloth beside it joined to the row's blob; the nearest hypothesis, a fifth
-    of a card off, matches no template until it is snapped (Options.snap_unmatched)."""
-    scene, snapped, dropped = both_ways("piacentine", 58_013, Options(),
-                                        Options(snap_unmatched=False))
-    assert named_right(scene, snapped, "7b") and not named_right(scene, dropped, "7b")
-    assert score_wide(snapped, scene.truth).false == 0

@@ -607,18 +607,17 @@ class Options:
     # cards the classifier names on their true outline at 0.98 both ways up (tune 38,443
     # napoletane, a king of cups 53% showing, 0.14 at 0.08 of a card from its outline).
     # Tune 40,350-40,849 calibrated, four decks: 5,550 vs 5,547 of 5,684 (Italian +1 and +2,
-    # French the same), 0 false cards added (2 either way, piacentine 40,614), +5% ms a still
+    # French the same), 0 false cards added (2 either way, piacentine 40,614), +5% ms a still.
+    # (Tried and not kept, thirty-second session: a hypothesis whose quick match fails even so,
+    # moved onto the edges near its sides and matched again before it is dropped: a peak or a
+    # corner a fifth of a card off, e.g. tune piacentine 58,013, a 7 of clubs seen whole by a
+    # lamp's highlight. Tune 58,250-58,749 calibrated, four decks: 5,636 vs 5,629 of 5,732;
+    # uncalibrated 58,750-59,049, napoletane and french52: 1,531 vs 1,526 of 1,641; 0 false
+    # either way; +7-10% ms. On held-out piacentine 9,352,800-9,354,799 it gave the partial
+    # path the true outline of a 4 of cups 41% showing, which fitted to a 4 slid 8 pixels,
+    # was judged a 5 and read a 5 at 0.90 there: a false card (9,354,104; spent). A wrong card
+    # costs more than a late one.)
     learned_quick: bool = True
-    # ... and one whose quick match fails even so is moved onto the edges near its sides
-    # (edge_snap.py) and matched again before it is dropped: a localiser's peak or a noisy
-    # outline's corner a fifth of a card off a card seen whole (a lamp's highlight on the
-    # cloth joined it to the mask's blob: tune piacentine 58,013, a 7 of clubs) matches no
-    # template where it was proposed. Tune 58,250-58,749 calibrated: napoletane 1,389 vs
-    # 1,387 of 1,416, piacentine 1,434 vs 1,431 of 1,474, french40 1,400 vs 1,399 of 1,416,
-    # french52 1,413 vs 1,412 of 1,426, 0 false either way; +7-9% ms a still; uncalibrated
-    # 58,750-59,049: napoletane 748 vs 744 of 815, french52 783 vs 782 of 826, 0 false,
-    # +7-10% ms. With `edge_snap` only (not in the live path)
-    snap_unmatched: bool = True
     # calibrated: a small learned network on the view proposes cards too (card_localiser.py;
     # tune seeds 0-199 and 1000-1199: 82 cards more of 4,602, none false, +13-25% time)
     localiser: bool = True
@@ -745,8 +744,6 @@ class _Level:
 _SEARCH_LEVEL = _Level(SEARCH_W, SEARCH_H)
 _CANON_LEVEL = _Level(CANON_W, CANON_H)
 _CANON_CENTRED = _CANON_LEVEL.corners
-# a quick match: its best correlation, its label and the templates matching best there
-QuickMatch = tuple[float, str, np.ndarray]
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
 _WIDE_OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
 _VIEW_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
@@ -1166,7 +1163,6 @@ class Recognizer:
         rects = rects + [_hint_rect(view, quad, w, h) for quad in hints]
         first = len(rects)  # the fallback's second chances follow
         rects = rects + fallback
-        edges = EdgeImage.of(top_down) if partial and self.options.edge_snap else None
         for i, rect in enumerate(rects):
             if taken(rect):
                 continue
@@ -1176,8 +1172,7 @@ class Recognizer:
             on_show = partial and not (localised_whole and i >= outlined) and \
                 not hinted <= i < first
             quad = order_quad(view.image_points(rect.corners()))
-            rect, quad, (quick, label, shortlist) = self._unmatched_snapped(
-                frame, view, edges, rect, quad, self._quick_match(frame, quad), on_show, w)
+            quick, label, shortlist = self._quick_match(frame, quad)
             if label == BACK:
                 continue  # a card face down
             if quick < th.min_quick_score:
@@ -1213,6 +1208,7 @@ class Recognizer:
             out.append(cand)
             if cand.accepted:
                 accepted.append(aligned.corners())
+        edges = EdgeImage.of(top_down) if partial and self.options.edge_snap else None
         if self.options.covered_by_quick:
             # the card on top of a cascade first: it is the likeliest card, and a card under
             # it named first (from its corner index) would take its place (`taken`)
@@ -1246,7 +1242,7 @@ class Recognizer:
         if edges is None:
             return later
         th = self.thresholds
-        turns = self._snap_turns()
+        turns = tuple(np.radians(t) for t in th.snap_turns)
         out = list(later)
         for rect, _, second in later:
             moved = snap(edges, rect, th.snap_reach * w, turns)
@@ -1256,29 +1252,6 @@ class Recognizer:
             if judged:
                 out.append((moved, shortlist, second))
         return out
-
-    def _unmatched_snapped(self, frame: np.ndarray, view: TableView, edges: EdgeImage | None,
-                           rect: CardRect, quad: np.ndarray, match: QuickMatch,
-                           on_show: bool, w: float) -> tuple[CardRect, np.ndarray, QuickMatch]:
-        """A hypothesis whose quick `match` fails (no back, not worth judging on what shows
-        either) moved onto the edges near its sides, with its match there, when that matches
-        better (Options.snap_unmatched); else the hypothesis as it was."""
-        th = self.thresholds
-        quick, label, _ = match
-        if not self.options.snap_unmatched or edges is None or label == BACK or \
-                quick >= th.min_quick_score or (on_show and
-                                                self._worth_judging(frame, quad, quick)):
-            return rect, quad, match
-        moved = snap(edges, rect, th.snap_reach * w, self._snap_turns())
-        if not _apart(moved, rect, th.snap_min_move):
-            return rect, quad, match
-        moved_quad = order_quad(view.image_points(moved.corners()))
-        again = self._quick_match(frame, moved_quad)
-        return (moved, moved_quad, again) if again[0] > quick else (rect, quad, match)
-
-    def _snap_turns(self) -> tuple[float, ...]:
-        """The turns a snap tries (`snap_turns`), in radians."""
-        return tuple(np.radians(t) for t in self.thresholds.snap_turns)
 
     def _cascade_hypotheses(self, frame: np.ndarray, view: TableView, mask: np.ndarray,
                             named: list[Candidate], tried: list[CardRect],
@@ -2477,7 +2450,8 @@ class Recognizer:
         _, label, prob = self._guess(frame, quad)
         return label not in (BACK, OTHER) and prob >= th.learned_quick_prob
 
-    def _quick_match(self, frame: np.ndarray, quad: np.ndarray) -> QuickMatch:
+    def _quick_match(self, frame: np.ndarray,
+                     quad: np.ndarray) -> tuple[float, str, np.ndarray]:
         """Best correlation at the small search size, its label (a card or BACK), and the
         templates that match best there (`shortlist` of them): the only ones worth comparing
         at the larger sizes."""
