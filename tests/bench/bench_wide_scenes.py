@@ -32,8 +32,8 @@ Together 22,191/22,607 (98.16%), three false cards in 8,000 scenes, each a pip c
 the card one pip from it: napoletane 9,353,729 a 5 of cups on an outline across a 6 of cups
 seen whole and the jack under it; piacentine 9,353,167 a 5 of cups for a 6 50% showing;
 french52 9,354,196 a 6 of diamonds for a 5 72% showing. Of the misses, 60-73% per deck are
-cards 45-55% showing. Neither goal is met. (The ms are about twice the thirty-first session's
-for the same recogniser: this machine was slower that day; compare ms within one run only.) The Italian decks were first run with
+cards 45-55% showing. Neither goal is met. (The same recogniser ran at about twice the thirty-
+first session's ms on this machine that day: compare ms within one run only.) The Italian decks were first run with
 `snap_unmatched` (recognizer.py, not kept): 5,608 and 5,571 right, and one false card more
 (piacentine 9,354,104).
 
