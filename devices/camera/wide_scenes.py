@@ -36,6 +36,7 @@ from studio.cards import DeckArt, DeckKind, deck
 TUNE_SEEDS = range(1_000_000)
 HELD_OUT_SEED_BASE = 9_000_000
 MIN_VISIBLE = 0.45
+SEEN_WHOLE = 0.98  # a card showing this much of its face is seen whole (not covered)
 MIN_INDEX_VISIBLE = 0.8  # share of a corner index's box that must show (French cards)
 LABEL_SCALE = 2  # occlusion is measured on a half-size label image
 

@@ -27,12 +27,12 @@ import numpy as np
 from devices.camera.recognizer import Detection
 from devices.camera.scoring import Tally, inside
 from devices.camera.voting import CardSeen
-from devices.camera.wide_scenes import WideFrame, WideTruth
+from devices.camera.wide_scenes import SEEN_WHOLE, WideFrame, WideTruth
 
 # bands of the visible share of a counted card's face (lower bounds), for `WideTally.bands`:
 # where the misses are (on tune seeds most lie in the first, issue 16's 45% rule's edge)
 BANDS = (("45-55%", 0.45), ("55-70%", 0.55), ("70-85%", 0.70), ("85-98%", 0.85),
-         ("whole", 0.98))
+         ("whole", SEEN_WHOLE))
 
 
 def band(visible: float) -> str:

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from devices.camera.recognizer import Candidate, Options, Recognizer, order_quad
-from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideTruth, wide_scene
+from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, SEEN_WHOLE, WideTruth, wide_scene
 from devices.camera.wide_scoring import score_wide
 from tests.bench.bench_wide_scenes import DECKS
 
@@ -128,7 +128,7 @@ def main() -> None:
                         continue
                     width = float(np.linalg.norm(t.quad[1] - t.quad[0]))
                     cls = classify(t, scene.truth, probe, found, 0.1 * width)
-                    whole = "whole" if t.visible >= 0.98 else "covered"
+                    whole = "whole" if t.visible >= SEEN_WHOLE else "covered"
                     ok = "oracle right" if oracle(plain, scene.frame, t) else "oracle refused"
                     classes[f"{cls:<17} {whole:<8} {ok}"] += 1
             print(f"{deck} {mode}: right {right}/{expected} "

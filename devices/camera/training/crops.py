@@ -16,12 +16,16 @@ from devices.camera.card_classifier import OTHER, canonical_crop
 from devices.camera.recognizer import order_quad
 from devices.camera.telling import telling_pixels, visible_mask
 from devices.camera.templates import BACK
-from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideScene, labelled_wide_scene
+from devices.camera.wide_scenes import (
+    HELD_OUT_SEED_BASE,
+    SEEN_WHOLE,
+    WideScene,
+    labelled_wide_scene,
+)
 from studio.cards import DeckArt, DeckKind
 
 MIN_LABELLED_VISIBLE = 0.4  # a covered card shows at least this much to be labelled
 COVERED = 0.7  # a card showing less than this is "covered" for `covered_jitters`
-SEEN_WHOLE = 0.98  # ... and one showing this much is seen whole (`ambiguous_cards`)
 
 
 def _jitter(quad: np.ndarray, rng: np.random.Generator, width: float) -> np.ndarray:
