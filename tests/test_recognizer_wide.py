@@ -42,6 +42,7 @@ from devices.camera.recognizer import (
 from devices.camera.scoring import inside
 from devices.camera.self_calibration import pose_from_card
 from devices.camera.table_view import CardRect, TableView
+from devices.camera.templates import CANON_H, CANON_W
 from devices.camera.wide_scenes import (
     HELD_OUT_SEED_BASE,
     TUNE_SEEDS,
@@ -1430,3 +1431,25 @@ def test_two_copies_of_a_card_half_a_card_apart_are_two_detections() -> None:
     assert rec._apart(Detection("7s", quad + np.float32([30, 0]), 0.9, 0.5, 0.1), one)
     assert not rec._apart(Detection("7s", quad + np.float32([24, 0]), 0.9, 0.5, 0.1), one)
     assert rec._apart(Detection("7c", quad + np.float32([21, 0]), 0.9, 0.5, 0.1), one)
+
+
+def test_a_card_only_the_classifier_names_must_read_so_turned_half_round() -> None:
+    """Held-out piacentine 9,353,167 (spent: looked at after its report, 2026-11-29): an
+    outline across a king of swords and a 6 of cups 50% showing, read a 5 of cups at 0.90
+    one way up and 0.30 the other, named by the classifier with no other method agreeing: a
+    false card. With no corner index to confirm it, the turned crop must read it too
+    (`Options.learned_turned`, at `learned_turned_prob`): refused, the other cards as
+    before."""
+    assert 9_353_167 >= HELD_OUT_SEED_BASE
+    _one_false_card_gone(wide_scene(9_353_167, "piacentine", "italian40"),
+                         Recognizer("piacentine", "italian40"),
+                         Recognizer("piacentine", "italian40",
+                                    options=Options(learned_turned=False)), "5c")
+
+
+def test_a_french_card_the_classifier_names_is_confirmed_by_its_index_not_turned() -> None:
+    """The turned reading is asked only where no corner index confirms the classifier's
+    card: a French recogniser never asks it."""
+    crop = np.zeros((CANON_H, CANON_W, 3), np.float32)
+    assert not Recognizer("french", "french52")._unconfirmed_turned(crop, "5d")
+    assert Recognizer("napoletane", "italian40")._unconfirmed_turned(crop, "5d")

@@ -237,6 +237,10 @@ class Thresholds:
     # outlines across a cascade's strips, read 0.9 and 0.895, turned half round 0.52 and
     # 0.51: a turned reading is what to ask of a lower bar, tried on tune seeds first)
     learned_min_prob: float = 0.9
+    # ... and read so turned half round too, with no index to confirm it
+    # (Options.learned_turned; two false Napoletane cards of an earlier session read 0.51
+    # and 0.52 turned: see learned_min_prob above)
+    learned_turned_prob: float = 0.6
     # ... but as before where its crop is less to be trusted: under a guessed pose (an
     # outline spanning a cascade's covered cards and the one on top was named that top card
     # at 0.929, issue 15's scene 25, napoletane), and on a card lying more than
@@ -434,7 +438,13 @@ class Options:
     # one. Tried and not kept (thirtieth session): its index's card counted as a second
     # method agreeing when its templates explain what shows (8 cells or more, the rest
     # covered from the edge) though another card explains it as well (tune 51,750-52,049,
-    # french40 and 52: no card changed); the misses lie 5-16% of a width off their outline
+    # french40 and 52: no card changed); the misses lie 5-16% of a width off their outline.
+    # Tried and not kept (thirty-third session): a refused French hypothesis that no index
+    # nor classifier points at, its indices read on a 5 x 5 grid of moves (a fifth of a
+    # width either way, one batch of the index network) and searched for as the card read
+    # surest there: tune 60,250-60,749, french40 1,425 against 1,424 of 1,436, french52
+    # 1,339 against 1,338 of 1,353, 0 false, for +75% ms a still (most of those misses had
+    # no hypothesis within a fifth of a width to scan from)
     index_search: bool = True
     # the partial judge counts no cell lying on a card named already as showing (they were
     # matched, and the card then dropped as "what matched is a card named already")
@@ -584,6 +594,15 @@ class Options:
     # 27,599 Italian and 27,000-27,399 French, calibrated: 5,249 of 5,475 with it, 5,250
     # without; 0 false either way
     learned_on_fit_turned: bool = True
+    # a card the classifier names with no corner index to confirm it (Napoletane and
+    # Piacentine) is named only when the crop turned half round reads it too, at
+    # Thresholds.learned_turned_prob: spent held-out piacentine 9,353,167, an outline across
+    # a king of swords and a 6 of cups 50% showing read a 5 of cups at 0.90 one way up and
+    # 0.30 the other, a false card. Tune 63,750-64,749 calibrated: napoletane 2,847 and
+    # piacentine 2,789 right either way (of 2,911 and 2,854), at 0.5 as at 0.6, the one
+    # false card (63,813, a 2 of coins read 0.99 both ways) either way. (Asked of French
+    # cards too, whose index confirms them already: french52 2,734 against 2,735 of 2,770.)
+    learned_turned: bool = True
     # ... and not where the partial judge fitted its near look-alike best before the fit: a
     # Piacentine 6 of cups 39% showing, judged a 6, the classifier 0.9 for a 7; fitted to
     # the 7, judged a 7 and read a 7 at 0.976 (tune 44,354, a false card). Tune 45,450-
@@ -1790,6 +1809,13 @@ class Recognizer:
         return self.options.alone_unranked and \
             self._both_ways(crop, label, prob, self.thresholds.alone_unranked_prob)
 
+    def _unconfirmed_turned(self, crop: np.ndarray, label: str) -> bool:
+        """With no index reader to confirm the classifier's card (Options.learned_turned),
+        the crop turned half round does not read it at `learned_turned_prob`: one reading of
+        what shows is not enough where nothing else names the card."""
+        return self.options.learned_turned and self._index_reader is None and \
+            not self._turned_agrees(crop, label, self.thresholds.learned_turned_prob)
+
     def _both_ways(self, crop: np.ndarray, label: str, prob: float, bar: float) -> bool:
         """The classifier names `crop` `label` at `prob` and the crop turned half round the
         same, each at `bar`: two readings of what shows, from either end of the card."""
@@ -2024,6 +2050,8 @@ class Recognizer:
                 alone and self._alone_unranked(crop, label, prob)):
             return None
         if alone and not self._turned_agrees(crop, label, th.learned_alone_prob):
+            return None
+        if not alone and self._unconfirmed_turned(crop, label):
             return None
         # scored as the judge scores (its template's correlation), the margin is the certainty
         # (named unranked, `_alone_unranked`: of all the card's templates)
