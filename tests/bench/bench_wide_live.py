@@ -18,6 +18,16 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-29, thirty-third session), with `learned_turned` (recognizer.py;
+Italian decks only): deals 9,100,734-9,100,748 (never run before), 15 a deck, code 5afb3c8,
+two runs side by side, each with the switch off beside it (`--ab learned_turned`):
+
+    deck        tracked              ms a frame (p95)   switch off        on / off
+    napoletane  49/49, 0 false       9.59 (44.2)        49/49, 9.55       1.00x
+    piacentine  62/62, 0 false       11.50 (56.9)       62/62, 11.21      1.03x
+
+111/111 cards told right, 0 false reports (piacentine: one card reported twice).
+
 Held-out report (2026-11-29, thirty-first session), with `learned_outweighs_yield`
 (bench_wide_scenes; Italian decks only): deals 9,100,719-9,100,733 (never run before), 15 a
 deck, code c347453, two runs side by side, each with the switch off beside it (`--ab
