@@ -1436,10 +1436,10 @@ def test_two_copies_of_a_card_half_a_card_apart_are_two_detections() -> None:
 def test_a_card_only_the_classifier_names_must_read_so_turned_half_round() -> None:
     """Held-out piacentine 9,353,167 (spent: looked at after its report, 2026-11-29): an
     outline across a king of swords and a 6 of cups 50% showing, read a 5 of cups at 0.90
-    one way up and 0.30 the other, named by the classifier with no other method agreeing: a
-    false card. With no corner index to confirm it, the turned crop must read it too
-    (`Options.learned_turned`, at `learned_turned_prob`): refused, the other cards as
-    before."""
+    one way up and 0.30 the other, named by the classifier (the partial judge fitting a 5
+    best on two cells, not surely): a false card. With no corner index to confirm it, the
+    turned crop must read it too (`Options.learned_turned`, at `learned_turned_prob`):
+    refused, the other cards as before."""
     assert 9_353_167 >= HELD_OUT_SEED_BASE
     _one_false_card_gone(wide_scene(9_353_167, "piacentine", "italian40"),
                          Recognizer("piacentine", "italian40"),
