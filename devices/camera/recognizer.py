@@ -1811,10 +1811,11 @@ class Recognizer:
             self._both_ways(crop, label, prob, self.thresholds.alone_unranked_prob)
 
     def _unconfirmed_turned(self, crop: np.ndarray, label: str) -> bool:
-        """With no index reader to confirm the classifier's card (Options.learned_turned),
-        the crop turned half round does not read it at `learned_turned_prob`: one reading of
-        what shows is not enough where nothing else names the card."""
-        return self.options.learned_turned and self._index_reader is None and \
+        """Where no corner index must confirm the classifier's card (`_index_confirms_learned`:
+        the Italian decks), the crop turned half round is the second reading, and it does not
+        read the card at `learned_turned_prob` (Options.learned_turned): one reading of what
+        shows is not enough where nothing else names the card."""
+        return self.options.learned_turned and not self._index_confirms_learned() and \
             not self._turned_agrees(crop, label, self.thresholds.learned_turned_prob)
 
     def _both_ways(self, crop: np.ndarray, label: str, prob: float, bar: float) -> bool:
