@@ -152,7 +152,7 @@ def test_classifier_adds_cards_and_no_false_ones(art: str, kind: str) -> None:
     with_clf, without = WideTally(), WideTally()
     # (hypotheses moved onto their edges or searched for around them, newer, name the French
     # card another way)
-    then = Options(edge_snap=False, index_search=False)
+    then = Options(rescue=False, edge_snap=False, index_search=False)
     rec = Recognizer(art, kind, options=then)
     plain = Recognizer(art, kind, options=replace(then, learned=False))
     for seed in range(100, 130):  # tune seeds the classifier was not trained on
@@ -188,9 +188,9 @@ def test_classifier_alone_adds_cards_where_nothing_fits_what_shows(art: str, kin
     # again, nor hypotheses moved onto their edges or searched for around them (which name
     # some of these cards another way): this judges the classifier's rule in the pipeline it
     # was made in
-    earlier = Options(localiser_turns=False, localiser_fallback=False, fit_low_start=False,
-                      paired_near_refit=False, learned_on_fit=False, edge_snap=False,
-                      index_search=False)
+    earlier = Options(rescue=False, localiser_turns=False, localiser_fallback=False,
+                      fit_low_start=False, paired_near_refit=False, learned_on_fit=False,
+                      edge_snap=False, index_search=False)
     alone, paired = WideTally(), WideTally()
     rec = Recognizer(art, kind, options=earlier)
     without = Recognizer(art, kind, options=earlier, thresholds=Thresholds(learned_alone_prob=1.01))
@@ -463,7 +463,7 @@ def test_weights_trained_with_blob_covers_name_more_covered_cards(
     scene = wide_scene(seed, art)
     # the pipeline as the test was made: later changes name 31,540's jack with either weights
     # (covered_by_quick, ownership_carries)
-    first_come = Options(covered_by_quick=False, ownership_carries=False)
+    first_come = Options(rescue=False, covered_by_quick=False, ownership_carries=False)
     now_found = Recognizer(art, options=first_come).recognize(scene.frame, scene.camera)
     then_found = Recognizer(art, classifier=then, options=first_come).recognize(
         scene.frame, scene.camera)

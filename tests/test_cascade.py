@@ -89,8 +89,8 @@ def test_a_middle_card_of_a_hand_is_named_from_its_neighbours_step(
         deck: str, seed: int, code: str) -> None:
     # (without hypotheses moved onto their edges, newer: they name 28116's card another way;
     # with the weights the change was made with, as the newer ones may too)
-    scene, with_step, without = both_ways(deck, seed, Options(edge_snap=False),
-                                          Options(cascade=False, edge_snap=False),
+    scene, with_step, without = both_ways(deck, seed, Options(rescue=False, edge_snap=False),
+                                          Options(rescue=False, cascade=False, edge_snap=False),
                                           classifier=blanks_weights(deck))
     assert named_right(scene, with_step, code) and not named_right(scene, without, code)
     assert score_wide(with_step, scene.truth).false == 0

@@ -67,7 +67,7 @@ NAMED_WHEN_SNAPPED = [("napoletane", 29371, "7d"), ("napoletane", 29371, "Jc"),
 def test_a_covered_card_is_named_from_its_hypothesis_moved_onto_its_edges(
         deck: str, seed: int, code: str) -> None:
     # (without `alone_unranked`, which names 29371's jack on the hypothesis as found)
-    ranked = Options(alone_unranked=False)
+    ranked = Options(rescue=False, alone_unranked=False)
     scene, snapped, as_found = both_ways(deck, seed, ranked, replace(ranked, edge_snap=False))
     assert named_right(scene, snapped, code) and not named_right(scene, as_found, code)
     assert score_wide(snapped, scene.truth).false == 0

@@ -54,22 +54,25 @@ from devices.camera.wide_scenes import (
 from devices.camera.wide_scoring import WideTally, score_wide
 from tests.wide_cards import blanks_weights, both_ways, named_right
 
+# (Every set of options below leaves out the rescue pass, `Options.rescue`, newer than the
+# tests made with them: it names some of their refused cards another way.)
 # the localiser's proposals as they were before its turned and fallback cards (2026-11-26),
 # which also find some cards the tests below were written for: those tests judge their own
 # change against the pipeline it was made in (and without the hand's step, `cascade`, the
 # hypotheses moved onto their edges, `edge_snap`, and the search for a French card around its
 # outline, `index_search`, newer)
-EARLIER = Options(localiser_turns=False, localiser_fallback=False, cascade=False,
+EARLIER = Options(rescue=False, localiser_turns=False, localiser_fallback=False, cascade=False,
                   edge_snap=False, index_search=False)
 # tests of changes made before `learned_on_fit`, `cascade`, `edge_snap` and `index_search`,
 # whose refused cards these name another way
-ONCE = Options(learned_on_fit=False, cascade=False, edge_snap=False, index_search=False)
+ONCE = Options(rescue=False, learned_on_fit=False, cascade=False, edge_snap=False,
+               index_search=False)
 # tests of changes made before `cascade` (the cards a hand's step proposes) and `edge_snap`
 # (hypotheses moved onto their edges), which name their refused cards another way
-UNCASCADED = Options(cascade=False, edge_snap=False)
+UNCASCADED = Options(rescue=False, cascade=False, edge_snap=False)
 # covered cards judged in the order they were proposed, as before `covered_by_quick`: for tests
 # made before it, whose card its order names either way (or whose false card it never makes)
-FIRST_COME = Options(covered_by_quick=False)
+FIRST_COME = Options(rescue=False, covered_by_quick=False)
 # the Napoletane classifier's weights before 2026-11-26's (card_classifier.py), which the tests
 # of changes made with them judge those changes with: the newer weights name some of their
 # cards by other paths, with or without the change
@@ -196,7 +199,8 @@ def test_the_felt_is_learnt_from_the_frame_where_green_s_rule_fails() -> None:
     assert felt_mask.looks_green(top_down, rec.thresholds.felt_ratio, rec.thresholds.felt_floor)
     assert cv2.countNonZero(green) > 0.45 * green.size
     assert cv2.countNonZero(rec._view_mask(scene.frame, view)[1]) < 0.1 * green.size
-    scene, on, off = both_ways("piacentine", 47_310, Options(), Options(felt_fallback=False))
+    scene, on, off = both_ways("piacentine", 47_310, Options(rescue=False),
+                               Options(rescue=False, felt_fallback=False))
     assert named_right(scene, on, "Ad") and len(on) == 1
     assert off == []
 
@@ -360,11 +364,11 @@ def test_a_covered_card_the_classifier_half_knows_is_fitted_and_named(art: str, 
     of 2026-11-27: those trained on blanks name napoletane 7's card without the fit.)"""
     scene = wide_scene(seed, art, kind)
     weights = {"napoletane": NAPOLETANE_20261127, "piacentine": PIACENTINE_20261127}[art]
-    now = score_wide(Recognizer(art, kind, options=Options(named_hide=False, edge_snap=False),
+    then = Options(rescue=False, named_hide=False, edge_snap=False)
+    now = score_wide(Recognizer(art, kind, options=then,
                                 classifier=weights).recognize(scene.frame, scene.camera),
                      scene.truth)
-    before = score_wide(Recognizer(art, kind, options=Options(learned_fit=False, named_hide=False,
-                                                              edge_snap=False),
+    before = score_wide(Recognizer(art, kind, options=replace(then, learned_fit=False),
                                    classifier=weights)
                         .recognize(scene.frame, scene.camera), scene.truth)
     assert now.false == 0 and now.right == before.right + 1
@@ -880,7 +884,7 @@ def _one_false_card_gone(scene: WideScene, now: Recognizer, before: Recognizer,
 def _without_lookalikes(**options: bool) -> Options:
     """Options with the four look-alike rules off (each refuses several of the false cards
     below), `options` on top: a test of one rule, or of a rule made before them."""
-    return Options(**{"near_lookalike": False, "lookalike_refit": False,
+    return Options(**{"rescue": False, "near_lookalike": False, "lookalike_refit": False,
                       "judged_lookalike": False, "learned_rival_refit": False,
                       "edge_snap": False, **options})
 
@@ -1097,7 +1101,7 @@ def test_a_card_refused_before_it_was_told_apart_still_has_its_look_alike_asked(
     weights do not name it.)"""
     assert 9_323_648 >= HELD_OUT_SEED_BASE
     weights = blanks_weights("napoletane")  # (the newer weights do not name the 6 either way)
-    one_way = Options(lookalike_both_ways=False)
+    one_way = Options(rescue=False, lookalike_both_ways=False)
     _one_false_card_gone(wide_scene(9_323_648, "napoletane"),
                          Recognizer("napoletane", classifier=weights, options=one_way),
                          Recognizer("napoletane", options=replace(
@@ -1155,9 +1159,10 @@ def test_a_pose_fit_that_judges_the_card_worse_is_not_kept() -> None:
     king beside her named, nothing false. (With the weights of then, 2026-11-27's: those
     trained on blanks name the queen either way.)"""
     scene = wide_scene(24730, "napoletane")
-    now = score_wide(Recognizer("napoletane", classifier=NAPOLETANE_20261127).recognize(
-        scene.frame, scene.camera), scene.truth)
-    before = score_wide(Recognizer("napoletane", options=Options(keep_better_fit=False),
+    then = Options(rescue=False)
+    now = score_wide(Recognizer("napoletane", options=then, classifier=NAPOLETANE_20261127)
+                     .recognize(scene.frame, scene.camera), scene.truth)
+    before = score_wide(Recognizer("napoletane", options=replace(then, keep_better_fit=False),
                                    classifier=NAPOLETANE_20261127)
                         .recognize(scene.frame, scene.camera), scene.truth)
     assert (now.right, now.false) == (now.expected, 0) == (4, 0)
@@ -1223,9 +1228,9 @@ def test_a_covered_card_refitted_to_the_classifiers_card_is_put_to_it_again(
     surely, and the classifier, asked again on the fitted outline with that card expected,
     names it at 0.99 (`learned_on_fit`): named, nothing false."""
     scene = wide_scene(seed, "napoletane")
-    now = Recognizer("napoletane", options=Options(edge_snap=False)).recognize(
+    now = Recognizer("napoletane", options=Options(rescue=False, edge_snap=False)).recognize(
         scene.frame, scene.camera)
-    before = Recognizer("napoletane", options=Options(learned_on_fit=False,
+    before = Recognizer("napoletane", options=Options(rescue=False, learned_on_fit=False,
                                                       edge_snap=False)).recognize(
         scene.frame, scene.camera)
     assert code in {d.code for d in now} and code not in {d.code for d in before}
@@ -1313,8 +1318,8 @@ def test_a_cascades_card_read_surely_both_ways_and_fitting_best_is_kept() -> Non
     judge's best fit there is the 6 too. With no index to read, both readings and the fit
     agreeing keep it (`learned_outweighs_yield`); the false 7 of coins that rule is for
     (napoletane 9316142, above) is read at 0.957."""
-    scene, on, off = both_ways("piacentine", 53_357, Options(),
-                               Options(learned_outweighs_yield=False))
+    scene, on, off = both_ways("piacentine", 53_357, Options(rescue=False),
+                               Options(rescue=False, learned_outweighs_yield=False))
     assert named_right(scene, on, "6d")
     assert not named_right(scene, off, "6d")
     assert len(on) == len(off) + 1
@@ -1326,8 +1331,8 @@ def test_a_card_the_classifier_reads_so_both_ways_up_is_told_from_its_lookalike(
     look-alike, the 4, differs little where it shows, and the classifier reads the 5 at
     0.91 (0.985 turned half round), under `near_lookalike_prob` (0.96), so `judged_unsure`
     refused it. Both readings at `lookalike_both_ways_prob` (0.9) name it."""
-    scene, on, off = both_ways("napoletane", 43_367, Options(),
-                               Options(lookalike_both_ways=False))
+    scene, on, off = both_ways("napoletane", 43_367, Options(rescue=False),
+                               Options(rescue=False, lookalike_both_ways=False))
     assert named_right(scene, on, "5d")
     assert not named_right(scene, off, "5d")
     assert len(on) == len(off) + 1
@@ -1337,8 +1342,8 @@ def test_a_covered_card_the_classifier_reads_so_both_ways_up_is_not_doubted() ->
     """Tune napoletane 43,286: a 6 of cups 60% showing, whose look-alike (the 7) differs
     little where it shows; the classifier names it at 0.95 (0.99 turned), under
     `near_lookalike_prob`, so `_lookalike_unsure` refused it (the covered cards' flow)."""
-    scene, on, off = both_ways("napoletane", 43_286, Options(),
-                               Options(lookalike_both_ways=False))
+    scene, on, off = both_ways("napoletane", 43_286, Options(rescue=False),
+                               Options(rescue=False, lookalike_both_ways=False))
     assert named_right(scene, on, "6c")
     assert not named_right(scene, off, "6c")
 
@@ -1349,9 +1354,10 @@ def test_a_card_fitted_to_the_classifiers_lookalike_is_not_named_so() -> None:
     (`_refit_to_learned`) the judge takes it for a 7 and the classifier reads a 7 at 0.976:
     named, a false card. The judge fitted the look-alike best before the fit moved a few
     pixels of outline: doubted (`fit_lookalike_doubts`)."""
-    _one_false_card_gone(wide_scene(44_354, "piacentine"), Recognizer("piacentine"),
-                         Recognizer("piacentine", options=Options(fit_lookalike_doubts=False)),
-                         "7c")
+    then = Options(rescue=False)
+    _one_false_card_gone(wide_scene(44_354, "piacentine"), Recognizer("piacentine", options=then),
+                         Recognizer("piacentine",
+                                    options=replace(then, fit_lookalike_doubts=False)), "7c")
 
 
 def test_a_card_the_classifier_names_alone_surest_needs_not_rank_first() -> None:

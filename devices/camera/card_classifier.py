@@ -146,6 +146,29 @@ spread over each block, so the start answers as they do; fresh crops 714,300-715
 shipped recipe, 6 epochs): on the same crops 290 against the shipped 292 sure and right,
 outlines across neighbours named at >= 0.9 5 against 1. What a covered card's crop lacks is
 not resolution.
+
+The rescue verifier (2026-11-29, thirty-fourth session; weights card_verifier_<art>.npz,
+`card_verifier`, Italian decks only; recognizer.Options.rescue): the same network, fine-tuned
+from the shipped classifier on what the recogniser's last pass sees, every hypothesis it
+judged on what shows, labelled by where it lies (training/rescue_crops.py): tune scenes
+715,800-719,799 (the first labelling) and 720,300-723,299 (a card under 35% showing, or an
+outline 0.2 of a width off every card, labelled no card), with the shipped recipe's crops
+of 719,800-720,299 (--covered-jitters 12 --straddles 4) beside them; 55,009 and 60,305
+crops, --cover 0.3 --blank 0.3 --blob 0.3, 6 epochs at --max-lr 1.5e-3; validation (the
+last tenth: rescue crops of ~722,900-723,299) 92.55% and 93.04%:
+
+    .venv/bin/python -m devices.camera.training.rescue_crops --art napoletane \
+        --first-seed 720300 --scenes 3000 --out rescue2.npz
+    .venv/bin/python -m devices.camera.training.train_card_classifier --art napoletane \
+        --crops reg.npz rescue.npz rescue2.npz --init <the shipped classifier> --epochs 6 \
+        --max-lr 1.5e-3 --cover 0.3 --blank 0.3 --blob 0.3 \
+        --out devices/camera/weights/card_verifier_napoletane.npz
+
+Why not the classifier itself: on the rescue crops of 715,800-719,799 the shipped weights
+read 911 and 880 cards sure (>= 0.9 both ways) and right of 3,343 and 3,368, and 3 and 12
+of 14,117 and 15,944 outlines on no card sure of a card; and the pipeline's rules around
+them are tuned to those weights, which a retrain would move. What the verifier adds:
+recognizer.Options.rescue.
 """
 
 from __future__ import annotations
@@ -182,6 +205,12 @@ def canonical_crop(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 def weights_path(art: DeckArt | str) -> Path:
     return WEIGHTS_DIR / f"card_classifier_{DeckArt(art).value}.npz"
+
+
+def verifier_path(art: DeckArt | str) -> Path:
+    """The rescue verifier's weights (training/rescue_crops.py): the classifier's network,
+    trained on the hypotheses the recogniser judged on what shows."""
+    return WEIGHTS_DIR / f"card_verifier_{DeckArt(art).value}.npz"
 
 
 # OpenBLAS runs a product on several threads past about this many multiply-adds (a matrix-
@@ -329,4 +358,11 @@ class CardClassifier:
 def card_classifier(art: DeckArt | str) -> CardClassifier | None:
     """The shipped classifier of this art, or None when none is shipped."""
     path = weights_path(art)
+    return CardClassifier.load(path) if path.exists() else None
+
+
+@cache
+def card_verifier(art: DeckArt | str) -> CardClassifier | None:
+    """The shipped rescue verifier of this art (`verifier_path`), or None."""
+    path = verifier_path(art)
     return CardClassifier.load(path) if path.exists() else None

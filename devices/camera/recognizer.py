@@ -99,6 +99,7 @@ from devices.camera.card_classifier import (
     CardClassifier,
     canonical_crop,
     card_classifier,
+    card_verifier,
 )
 from devices.camera.card_localiser import Peak, axis_turn, card_localiser
 from devices.camera.cascade import cascade_proposals
@@ -241,6 +242,12 @@ class Thresholds:
     # (Options.learned_turned; two false Napoletane cards of an earlier session read 0.51
     # and 0.52 turned: see learned_min_prob above)
     learned_turned_prob: float = 0.6
+    # the rescue verifier's bar (Options.rescue): its card at this both ways up, ...
+    rescue_prob: float = 0.8
+    # ... and no other card at this in either reading (the look-alike whose telling part is
+    # covered: a 7 of batons 45% showing read a 6 at 0.85 and 0.84, the 7 at 0.09 and 0.11,
+    # tune piacentine 65,993; as `learned_rival_prob` takes the classifier's second guess)
+    rescue_rival_prob: float = 0.1
     # ... but as before where its crop is less to be trusted: under a guessed pose (an
     # outline spanning a cascade's covered cards and the one on top was named that top card
     # at 0.929, issue 15's scene 25, napoletane), and on a card lying more than
@@ -604,6 +611,21 @@ class Options:
     # cards too, whose index confirms them already: french52 2,734 against 2,735 of 2,770.)
     # Held-out 9,354,800-9,356,799 (after its report): the same cards either way, +1% ms
     learned_turned: bool = True
+    # the hypotheses judged on what shows that every rule refused, named at last where the
+    # rescue verifier reads them surely (`_rescued`, Thresholds.rescue_prob): a network of
+    # the classifier's shape trained on exactly such hypotheses, labelled by where they lie
+    # (training/rescue_crops.py), where the classifier was trained on true outlines and
+    # reads many an outline across a cascade's neighbours as surely as a half-covered card.
+    # Italian decks only (`_rescuing`: a French card needs its index), calibrated only
+    # (`_under_guess`). The classifier itself at 0.97 both ways on the partial judge's card
+    # named 1 and 2 more of 782 and 894 on tune 64,790-65,089. The session's first verifier
+    # (rescue crops labelled on a card within 0.08 of a width, no card beyond 0.25) on fresh
+    # tune 66,090-67,089: napoletane 2,704 against 2,677 of 2,724, piacentine 2,744 against
+    # 2,728 of 2,813, but 3 false cards more: outlines across a tight cascade's strips
+    # (0.2-0.36 of a width off every card) and a 6 of cups 30% showing read a 7. Retrained
+    # with those labelled no card, on fresh tune 67,090-68,089: napoletane 2,800 against
+    # 2,776 of 2,836, piacentine 2,713 against 2,695 of 2,760, 0 false either way, +13% ms
+    rescue: bool = True
     # ... and not where the partial judge fitted its near look-alike best before the fit: a
     # Piacentine 6 of cups 39% showing, judged a 6, the classifier 0.9 for a 7; fitted to
     # the 7, judged a 7 and read a 7 at 0.976 (tune 44,354, a false card). Tune 45,450-
@@ -1062,6 +1084,7 @@ class Recognizer:
     # the card classifier's weights, when not the shipped ones (a benchmark comparing
     # weights; a test pinned to the weights its change was made with)
     classifier: CardClassifier | None = None
+    verifier: CardClassifier | None = None  # ... and the rescue verifier's
 
     def __post_init__(self) -> None:
         self._views: dict[tuple, TableView] = {}
@@ -1078,6 +1101,8 @@ class Recognizer:
         self.aspect = card_aspect(self.art)
         self._classifier = (self.classifier or card_classifier(self.art)) \
             if self.options.learned else None
+        self._verifier = (self.verifier or card_verifier(self.art)) \
+            if self.options.rescue and self._classifier is not None else None
         self._localiser = card_localiser() if self.options.localiser else None
         self._index_reader = index_reader() if (
             self.options.index_reader and self.art is DeckArt.FRENCH) else None
@@ -1235,11 +1260,13 @@ class Recognizer:
             queued.sort(key=lambda q: -q[0])
         later = [hypothesis for _, hypothesis in queued]
         owned: tuple[np.ndarray, np.ndarray] | None = None
+        refused: list[tuple[CardRect, np.ndarray]] | None = [] if self._rescuing() else None
         if later:
             later = self._snapped(frame, view, edges, later, w)
             owned = self._owned(frame, view, mask.shape, accepted,
                                 [c for c in out if c.accepted])
-            out += self._partly_covered(frame, view, later, accepted, taken, *owned)
+            out += self._partly_covered(frame, view, later, accepted, taken, *owned, None,
+                                        refused)
         if partial and self.options.cascade:
             named = [c for c in out if c.accepted]
             proposed = self._cascade_hypotheses(frame, view, mask, named, rects, taken, w, h)
@@ -1247,7 +1274,48 @@ class Recognizer:
                 proposed = self._snapped(frame, view, edges, proposed, w)
                 if owned is None or not self.options.ownership_carries:
                     owned = self._owned(frame, view, mask.shape, accepted, named)
-                out += self._partly_covered(frame, view, proposed, accepted, taken, *owned)
+                out += self._partly_covered(frame, view, proposed, accepted, taken, *owned,
+                                            None, refused)
+        if refused and owned is not None:
+            out += self._rescued(frame, view, refused, accepted, taken, *owned)
+        return out
+
+    def _rescuing(self) -> bool:
+        """The last pass names refused hypotheses the verifier reads surely (Options.rescue),
+        where no corner index must confirm a covered card (the Italian decks)."""
+        return self._verifier is not None and not self._index_confirms_learned()
+
+    def _rescued(self, frame: np.ndarray, view: TableView,
+                 refused: list[tuple[CardRect, np.ndarray]], accepted: list[np.ndarray],
+                 taken: Callable[[CardRect], bool], owned: np.ndarray,
+                 claimed: np.ndarray) -> list[Candidate]:
+        """The `refused` hypotheses (every one judged on what shows, in the order judged)
+        that no card named lies on (`taken`) and that cards named cover no more than
+        `learned_covered_share`, named where the verifier reads the crop (blanked as `_guess`
+        blanks it) as one card both ways up at `rescue_prob` with no other card at
+        `rescue_rival_prob`. Each named claims its outline, as the classifier's cards do, and
+        is scored 0: an overlapping card named otherwise is kept before it."""
+        out: list[Candidate] = []
+        bar, rival = self.thresholds.rescue_prob, self.thresholds.rescue_rival_prob
+        for rect, quad in refused:
+            if taken(rect):
+                continue
+            share = float(_canonical_share(owned, _in_view(view, quad)).mean())
+            if share > self.thresholds.learned_covered_share:
+                continue
+            crop, _, _ = self._guess(frame, quad, self._on_named(owned, view, quad))
+            read = self._verifier.ranked(crop, self._known)  # type: ignore[union-attr]
+            turned = self._verifier.ranked(  # type: ignore[union-attr]
+                np.ascontiguousarray(crop[::-1, ::-1]), self._known)
+            guessed, prob = read[0]
+            if guessed in (BACK, OTHER) or turned[0][0] != guessed or \
+                    min(prob, turned[0][1]) < bar or \
+                    any(r[1][0] not in (BACK, OTHER) and r[1][1] >= rival
+                        for r in (read, turned)):
+                continue
+            out.append(Candidate(quad, guessed, 0.0, prob, 0.0, True))
+            accepted.append(rect.corners())
+            cv2.fillConvexPoly(claimed, np.round(rect.corners()).astype(np.int32), 1)
         return out
 
     def _snapped(self, frame: np.ndarray, view: TableView, edges: EdgeImage | None,
@@ -1369,7 +1437,8 @@ class Recognizer:
                         later: list[tuple[CardRect, np.ndarray | None, bool]],
                         accepted: list[np.ndarray], taken: Callable[[CardRect], bool],
                         owned: np.ndarray, claimed: np.ndarray,
-                        doubted_first: list[tuple[np.ndarray, str]] | None = None
+                        doubted_first: list[tuple[np.ndarray, str]] | None = None,
+                        refused: list[tuple[CardRect, np.ndarray]] | None = None
                         ) -> list[Candidate]:
         """Hypotheses no whole-card match named, judged on what shows of them, once every
         whole card is named: what shows of a card must not lie on a card named already
@@ -1379,7 +1448,8 @@ class Recognizer:
         and searched for around their outlines (Options.index_search; `doubted_first`: the
         cards doubted in the first pass, given on that second one): searched first, a card
         found beside its hypothesis would take the place of a card under it that its own
-        hypothesis names (tune french52 52,109)."""
+        hypothesis names (tune french52 52,109). `refused`: each hypothesis judged is added
+        to it, for the rescue pass (Options.rescue)."""
         out: list[Candidate] = []
         # outlines whose card the classifier named but could not tell from a look-alike
         doubted: list[tuple[np.ndarray, str]] = doubted_first or []
@@ -1397,6 +1467,8 @@ class Recognizer:
                 axis=(1, 3))
             hidden = named_share > 0.5 if self.options.named_hide else None
             cand, cells = self._judge_partial(frame, quad, shortlist, hidden)
+            if refused is not None:  # for the rescue (named or not: `taken` tells)
+                refused.append((rect, quad))
             fitted_to: str | None = None
             if not cand.accepted and self.options.partial_align and cand.label != BACK \
                     and cand.cell_error <= 2 * self.thresholds.partial.max_error:
@@ -1491,7 +1563,7 @@ class Recognizer:
                                    np.round(rect.corners()).astype(np.int32), 1)
         if unfound:
             out += self._partly_covered(frame, view, unfound, accepted, taken, owned, claimed,
-                                        doubted)
+                                        doubted, refused)
         return out
 
     def _rival_fits(self, frame: np.ndarray, view: TableView, rect: CardRect, cand: Candidate,
@@ -2150,22 +2222,26 @@ class Recognizer:
 
     def _under_guess(self, frame: np.ndarray, pose: CameraPose) -> list[Candidate]:
         """The calibrated path under a guessed pose, where the classifier does not name a
-        covered card alone (no template judge agreeing) unless `alone_when_guessed`: on an
-        outline read under a guessed plane it named a 4 of spades and a 9 of clubs for
-        other cards (tune seeds 1043 french40, 1175 french52); and names one the template
-        judges agree on only as sure as before `learned_min_prob` came down
-        (`wary_learned_min_prob`), one with a look-alike only at `near_lookalike_prob` (read
-        both ways up at 0.9, a 3 of diamonds was named for a 2 under the guessed plane of
-        1043, the index reader's confirmation off)."""
+        covered card alone (no template judge agreeing; nor the rescue verifier) unless
+        `alone_when_guessed`: on an outline read under a guessed plane it named a 4 of
+        spades and a 9 of clubs for other cards (tune seeds 1043 french40, 1175 french52);
+        and names one the template judges agree on only as sure as before `learned_min_prob`
+        came down (`wary_learned_min_prob`), one with a look-alike only at
+        `near_lookalike_prob` (read both ways up at 0.9, a 3 of diamonds was named for a 2
+        under the guessed plane of 1043, the index reader's confirmation off)."""
         if self._guessing is None:
             th = self.thresholds
             guessed = replace(th, learned_min_prob=max(th.learned_min_prob,
                                                        th.wary_learned_min_prob),
                               lookalike_both_ways_prob=2.0)
+            options = self.options
             if not self.options.alone_when_guessed:
+                # (nor the rescue verifier: it too names a card alone; issue 15's generated
+                # scene 58, piacentine, a false 3 of swords under the guessed pose)
                 guessed = replace(guessed, learned_alone_prob=2.0)
-            self._guessing = Recognizer(self.art, self.kind, guessed, None, self.options,
-                                        self.classifier)
+                options = replace(options, rescue=False)
+            self._guessing = Recognizer(self.art, self.kind, guessed, None, options,
+                                        self.classifier, self.verifier)
             self._guessing._views = self._views  # the same views, made once
         return self._guessing.calibrated_candidates(
             frame, pose, self.options.localise_when_guessed,

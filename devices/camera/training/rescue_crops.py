@@ -1,0 +1,116 @@
+"""Crops of the hypotheses the recogniser judged on what shows, labelled by the truth: the
+card rescue verifier's training data (Options.rescue, card_classifier.card_verifier).
+
+Why: the classifier was trained on jittered true outlines and on outlines moved off their
+card at random, and it reads many a hypothesis across a cascade's neighbours as surely as a
+half-covered card on its own outline (0.95-0.99 both ways up), so no bar on it names the one
+without the other. The verifier is trained on exactly what the last pass sees: every
+hypothesis the recogniser judged on what shows, cut and blanked as `_guess` cuts it, labelled
+its card where it lies on one that counts (RIGHT_WITHIN of a width, COUNTS), OTHER where it
+lies on none (OTHER_BEYOND) or on a card hardly showing (HIDDEN), and left out between. Tune
+seeds only.
+
+    .venv/bin/python -m devices.camera.training.rescue_crops --art piacentine \
+        --first-seed 715800 --scenes 3000 --out rescue.npz
+
+then train_card_classifier --crops rescue.npz ... --init <the shipped classifier>
+--out devices/camera/weights/card_verifier_<art>.npz.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from devices.camera.card_classifier import OTHER
+from devices.camera.recognizer import Recognizer, order_quad
+from devices.camera.table_view import CardRect, TableView
+from devices.camera.templates import BACK
+from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideTruth, wide_scene
+from studio.cards import DeckArt, DeckKind
+
+RIGHT_WITHIN = 0.08  # a hypothesis this near a card (mean corner distance, card widths) is it
+OTHER_BEYOND = 0.2  # ... and one this far from every card is none
+COUNTS = 0.45  # a card showing this much counts (issue 16's rule): named, it is its code
+# ... and one showing under this is no card to name: what shows of it is mostly the cards over
+# it, and named wrongly it is a false card while named rightly it counts for nothing
+HIDDEN = 0.35
+
+
+@dataclass
+class _Recording(Recognizer):
+    """The recogniser, keeping the crop of every hypothesis its rescue pass is given."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.seen: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def _rescuing(self) -> bool:
+        return True
+
+    def _rescued(self, frame: np.ndarray, view: TableView,  # type: ignore[override]
+                 refused: list[tuple[CardRect, np.ndarray]], *rest: object) -> list:
+        owned = rest[-2]
+        for _, quad in refused:
+            crop, _, _ = self._guess(frame, quad, self._on_named(owned, view, quad))
+            self.seen.append((crop, quad))
+        return []
+
+
+def _distance(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = order_quad(a), order_quad(b)
+    return min(float(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).mean())
+               for k in range(4))
+
+
+def truth_label(quad: np.ndarray, truth: list[WideTruth]) -> str | None:
+    """The hypothesis' label: the card it lies on (COUNTS), OTHER on none or on a card
+    hardly showing (HIDDEN), None between."""
+    near = [(_distance(quad, t.quad) / float(np.linalg.norm(t.quad[1] - t.quad[0])), t)
+            for t in truth]
+    d, t = min(near, key=lambda p: p[0])
+    if d < RIGHT_WITHIN:
+        if t.visible >= COUNTS:
+            return t.code if t.face_up else BACK
+        return OTHER if t.visible < HIDDEN else None
+    return OTHER if d > OTHER_BEYOND else None
+
+
+def rescue_crops(art: DeckArt | str, kind: DeckKind | str, seeds: range
+                 ) -> tuple[np.ndarray, list[str]]:
+    """The crops (N, CANON_H, CANON_W, 3) float16 and labels of these tune seeds."""
+    if seeds.stop > HELD_OUT_SEED_BASE:
+        raise ValueError("training crops come from tune seeds only")
+    rec = _Recording(art, kind)
+    images: list[np.ndarray] = []
+    labels: list[str] = []
+    for seed in seeds:
+        scene = wide_scene(seed, art, kind)
+        rec.seen = []
+        rec.recognize(scene.frame, scene.camera)
+        for crop, quad in rec.seen:
+            label = truth_label(quad, scene.truth)
+            if label is not None:
+                images.append(crop.astype(np.float16))
+                labels.append(label)
+    return np.stack(images), labels
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--art", choices=["napoletane", "piacentine"], required=True)
+    parser.add_argument("--first-seed", type=int, required=True)
+    parser.add_argument("--scenes", type=int, default=3000)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    images, labels = rescue_crops(args.art, "italian40",
+                                  range(args.first_seed, args.first_seed + args.scenes))
+    np.savez(args.out, x=images, y=np.array(labels))
+    print(f"{len(labels)} crops ({labels.count(OTHER)} no card) written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
