@@ -1,6 +1,7 @@
-"""The rescue pass (Options.rescue): hypotheses every rule refused, named at last when the
-rescue verifier, trained on such hypotheses (training/rescue_crops.py), reads them surely
-both ways up and rules out every other card. Tune seeds only."""
+"""The rescue pass (Options.rescue, off: two false Napoletane cards on held-out scenes):
+hypotheses every rule refused, named at last when the rescue verifier, trained on such
+hypotheses (training/rescue_crops.py), reads them surely both ways up and rules out every
+other card. Tune seeds only."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from devices.camera.wide_scenes import WideTruth, wide_scene
 from tests.wide_cards import both_ways, named_right
 
 DATA = Path(__file__).parent / "data"
+RESCUE = Options(rescue=True)
 
 
 def _truth(code: str, quad: list[list[float]], visible: float = 0.6,
@@ -54,7 +56,7 @@ def test_rescue_names_a_half_covered_card_every_rule_refused() -> None:
     classifier on its own outline, yet the partial judge fitted a king of batons best there
     and every rule refused it. The verifier reads it 0.99 and 0.98: named, and every card
     named lies where its card lies."""
-    scene, on, off = both_ways("piacentine", 65_030, Options(), Options(rescue=False))
+    scene, on, off = both_ways("piacentine", 65_030, RESCUE, Options())
     assert named_right(scene, on, "4s") and not named_right(scene, off, "4s")
     assert all(any(t.code == d.code and inside(t, d.center) for t in scene.truth) for d in on)
 
@@ -70,7 +72,8 @@ def test_rescue_refuses_a_card_whose_look_alike_the_verifier_does_not_rule_out()
     loose = replace(Thresholds(), rescue_rival_prob=1.0)
     for thresholds, verifier, named in ((loose, first, True), (Thresholds(), first, False),
                                         (loose, None, False)):
-        rec = Recognizer("piacentine", "italian40", thresholds, verifier=verifier)
+        rec = Recognizer("piacentine", "italian40", thresholds, options=RESCUE,
+                         verifier=verifier)
         assert ("6b" in {d.code for d in rec.recognize(scene.frame, scene.camera)}) == named
 
 
@@ -78,6 +81,16 @@ def test_only_the_italian_decks_have_a_verifier_and_rescue() -> None:
     """French cards need a corner index to confirm a covered card; the rescue is where none
     can (Napoletane, Piacentine)."""
     assert card_verifier("napoletane") is not None and card_verifier("piacentine") is not None
-    assert Recognizer("napoletane", "italian40")._rescuing()
-    assert not Recognizer("french", "french52")._rescuing()
-    assert not Recognizer("napoletane", "italian40", options=Options(rescue=False))._rescuing()
+    assert Recognizer("napoletane", "italian40", options=RESCUE)._rescuing()
+    assert not Recognizer("french", "french52", options=RESCUE)._rescuing()
+    assert not Recognizer("napoletane", "italian40")._rescuing()  # off by default
+
+
+def test_no_rescue_under_a_guessed_pose() -> None:
+    """Under a guessed pose the verifier names no card alone, as the classifier does not
+    (`alone_when_guessed`): issue 15's generated piacentine scene 58 had a false 3 of swords
+    so."""
+    scene = wide_scene(65_030, "piacentine", "italian40")
+    rec = Recognizer("piacentine", "italian40", options=RESCUE)
+    rec._under_guess(scene.frame, scene.camera)
+    assert rec._rescuing() and rec._guessing is not None and not rec._guessing._rescuing()

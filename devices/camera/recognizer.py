@@ -624,8 +624,15 @@ class Options:
     # 2,728 of 2,813, but 3 false cards more: outlines across a tight cascade's strips
     # (0.2-0.36 of a width off every card) and a 6 of cups 30% showing read a 7. Retrained
     # with those labelled no card, on fresh tune 67,090-68,089: napoletane 2,800 against
-    # 2,776 of 2,836, piacentine 2,713 against 2,695 of 2,760, 0 false either way, +13% ms
-    rescue: bool = True
+    # 2,776 of 2,836, piacentine 2,713 against 2,695 of 2,760, 0 false either way, +13% ms.
+    # OFF: on held-out 9,357,300-9,359,299 (2,000 scenes a deck, never run before) it named
+    # napoletane 5,536 against 5,490 of 5,603 and piacentine 5,621 against 5,577 of 5,725,
+    # but 2 false Napoletane cards against 0 (9,357,609, a 6 of coins 38% showing read a 7
+    # at 0.83 and 0.87; 9,359,109, an outline on a jack 27% showing in a stack of cards each
+    # under a third showing, read a 5 of cups at 0.97 both ways): a wrong card costs the
+    # operator more than a late one. What it lacks: outlines on stacks where every card shows
+    # under 40%, labelled no card, in the verifier's crops; then measure again
+    rescue: bool = False
     # ... and not where the partial judge fitted its near look-alike best before the fit: a
     # Piacentine 6 of cups 39% showing, judged a 6, the classifier 0.9 for a 7; fitted to
     # the 7, judged a 7 and read a 7 at 0.976 (tune 44,354, a false card). Tune 45,450-
