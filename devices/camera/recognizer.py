@@ -1298,8 +1298,8 @@ class Recognizer:
                  claimed: np.ndarray) -> list[Candidate]:
         """The `refused` hypotheses (every one judged on what shows, in the order judged)
         that no card named lies on (`taken`) and that cards named cover no more than
-        `learned_covered_share`, named where the verifier reads the crop (blanked as `_guess`
-        blanks it) as one card both ways up at `rescue_prob` with no other card at
+        `learned_covered_share`, named where the verifier reads the crop (blanked as the
+        classifier's, `_crop`) as one card both ways up at `rescue_prob` with no other card at
         `rescue_rival_prob`. Each named claims its outline, as the classifier's cards do, and
         is scored 0: an overlapping card named otherwise is kept before it."""
         out: list[Candidate] = []
@@ -1310,7 +1310,7 @@ class Recognizer:
             share = float(_canonical_share(owned, _in_view(view, quad)).mean())
             if share > self.thresholds.learned_covered_share:
                 continue
-            crop, _, _ = self._guess(frame, quad, self._on_named(owned, view, quad))
+            crop = self._crop(frame, quad, self._on_named(owned, view, quad))
             read = self._verifier.ranked(crop, self._known)  # type: ignore[union-attr]
             turned = self._verifier.ranked(  # type: ignore[union-attr]
                 np.ascontiguousarray(crop[::-1, ::-1]), self._known)
@@ -2092,11 +2092,17 @@ class Recognizer:
         probability (the classifier must be loaded). `named`: pixels of the crop lying on
         cards named already, blanked: they show another card, never this one, and where they
         stand in for this card's covered part they can make it look like its look-alike."""
+        crop = self._crop(frame, quad, named)
+        label, prob = self._classifier.best(crop, self._known)  # type: ignore[union-attr]
+        return crop, label, prob
+
+    @staticmethod
+    def _crop(frame: np.ndarray, quad: np.ndarray, named: np.ndarray | None) -> np.ndarray:
+        """The quad's canonical crop, `named` pixels blanked (`_guess`)."""
         crop = canonical_crop(frame, quad)
         if named is not None and named.any():
             crop[named] = 0.0  # the crop's mean, as training/blank_covers.py blanks
-        label, prob = self._classifier.best(crop, self._known)  # type: ignore[union-attr]
-        return crop, label, prob
+        return crop
 
     def _learned(self, frame: np.ndarray, quad: np.ndarray, shortlist: np.ndarray | None,
                  expected: str | None = None,

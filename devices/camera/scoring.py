@@ -17,7 +17,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from devices.camera.recognizer import Detection
+from devices.camera.recognizer import Detection, order_quad
 from devices.camera.render import CardTruth
 
 FULLY_VISIBLE = 0.995
@@ -42,6 +42,14 @@ class Tally:
 
 class HasQuad(Protocol):
     quad: np.ndarray
+
+
+def quad_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Mean corner distance of two quads, at the best of their four cyclic orders (a card
+    is the same card either way up)."""
+    a, b = order_quad(a), order_quad(b)
+    return min(float(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).mean())
+               for k in range(4))
 
 
 def inside(truth: HasQuad, point: tuple[float, float]) -> bool:

@@ -25,16 +25,10 @@ import cv2
 import numpy as np
 
 from devices.camera.recognizer import Candidate, Options, Recognizer, order_quad
+from devices.camera.scoring import quad_distance
 from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, SEEN_WHOLE, WideTruth, wide_scene
 from devices.camera.wide_scoring import score_wide
 from tests.bench.bench_wide_scenes import DECKS
-
-
-def quad_distance(a: np.ndarray, b: np.ndarray) -> float:
-    """Mean corner distance of two quads, at the best of their four cyclic orders."""
-    a, b = order_quad(a), order_quad(b)
-    return min(float(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).mean())
-               for k in range(4))
 
 
 @dataclass

@@ -14,6 +14,7 @@ import numpy as np
 
 from devices.camera.card_classifier import OTHER, canonical_crop
 from devices.camera.recognizer import order_quad
+from devices.camera.scoring import quad_distance
 from devices.camera.telling import telling_pixels, visible_mask
 from devices.camera.templates import BACK
 from devices.camera.wide_scenes import (
@@ -42,13 +43,7 @@ def _jitter(quad: np.ndarray, rng: np.random.Generator, width: float) -> np.ndar
 
 def _near_a_card(quad: np.ndarray, quads: list[np.ndarray], limit: float) -> bool:
     """The quad lies on some drawn card (mean corner distance under `limit`, either way up)."""
-    q = order_quad(quad)
-    for t in quads:
-        t = order_quad(t)
-        if min(float(np.linalg.norm(q - np.roll(t, k, axis=0), axis=1).mean())
-               for k in range(4)) < limit:
-            return True
-    return False
+    return any(quad_distance(quad, t) < limit for t in quads)
 
 
 def _in_frame(quad: np.ndarray, w: int, h: int) -> bool:

@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from devices.camera.card_classifier import OTHER
-from devices.camera.recognizer import Recognizer, order_quad
+from devices.camera.recognizer import Recognizer
+from devices.camera.scoring import quad_distance
 from devices.camera.table_view import CardRect, TableView
 from devices.camera.templates import BACK
 from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideTruth, wide_scene
@@ -55,21 +56,15 @@ class _Recording(Recognizer):
                  refused: list[tuple[CardRect, np.ndarray]], *rest: object) -> list:
         owned = rest[-2]
         for _, quad in refused:
-            crop, _, _ = self._guess(frame, quad, self._on_named(owned, view, quad))
-            self.seen.append((crop, quad))
+            self.seen.append((self._crop(frame, quad, self._on_named(owned, view, quad)),
+                              quad))
         return []
-
-
-def _distance(a: np.ndarray, b: np.ndarray) -> float:
-    a, b = order_quad(a), order_quad(b)
-    return min(float(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).mean())
-               for k in range(4))
 
 
 def truth_label(quad: np.ndarray, truth: list[WideTruth]) -> str | None:
     """The hypothesis' label: the card it lies on (COUNTS), OTHER on none or on a card
     hardly showing (HIDDEN), None between."""
-    near = [(_distance(quad, t.quad) / float(np.linalg.norm(t.quad[1] - t.quad[0])), t)
+    near = [(quad_distance(quad, t.quad) / float(np.linalg.norm(t.quad[1] - t.quad[0])), t)
             for t in truth]
     d, t = min(near, key=lambda p: p[0])
     if d < RIGHT_WITHIN:
