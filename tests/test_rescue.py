@@ -28,8 +28,9 @@ def _truth(code: str, quad: list[list[float]], visible: float = 0.6,
 
 
 def test_rescue_crops_are_labelled_by_where_the_hypothesis_lies() -> None:
-    """On a card that counts (within RIGHT_WITHIN of a width): its code, BACK face down; on
-    none (beyond OTHER_BEYOND) or on a card hardly showing: OTHER; between: left out."""
+    """On a card that counts (within RIGHT_WITHIN of a width): its code, BACK face down; near
+    a card that counts but not on it: left out; elsewhere (on no card, or on and near cards
+    that all show under COUNTS, a stack of mostly covered cards): OTHER."""
     card = [[100, 100], [200, 100], [200, 250], [100, 250]]
     truth = [_truth("5c", card)]
     quad = np.float32(card)
@@ -39,7 +40,11 @@ def test_rescue_crops_are_labelled_by_where_the_hypothesis_lies() -> None:
     assert truth_label(quad + 60, truth) == OTHER
     assert truth_label(quad + 3, [_truth("5c", card, face_up=False)]) == BACK
     assert truth_label(quad + 3, [_truth("5c", card, visible=0.3)]) == OTHER
-    assert truth_label(quad + 3, [_truth("5c", card, visible=0.4)]) is None
+    assert truth_label(quad + 3, [_truth("5c", card, visible=0.4)]) == OTHER
+    hidden = [_truth("5c", card, visible=0.3), _truth("7d", np.float32(card) + 12, visible=0.4)]
+    assert truth_label(quad + 3, hidden) == OTHER  # every card near shows too little
+    # on a card hardly showing, but near one that counts: left out
+    assert truth_label(quad + 3, [hidden[0], _truth("7d", np.float32(card) + 12)]) is None
 
 
 def test_rescue_crops_hold_cards_and_no_cards_of_the_hypotheses_judged() -> None:

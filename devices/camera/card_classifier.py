@@ -164,6 +164,24 @@ last tenth: rescue crops of ~722,900-723,299) 92.55% and 93.04%:
         --max-lr 1.5e-3 --cover 0.3 --blank 0.3 --blob 0.3 \
         --out devices/camera/weights/card_verifier_napoletane.npz
 
+The third verifier (2026-11-29, thirty-fifth session; the second is in git at 4fa28ea):
+rescue crops relabelled (a hypothesis on or near only cards showing under 45% is no card:
+both false cards of the second's held-out report lay in such stacks) from fresh tune scenes 723,300-729,299 (32,673 and 34,780 crops, 3,744 and
+3,910 of them cards), with the shipped recipe's crops of 729,300-729,799 beside them (56,699
+and 59,544 crops), fine-tuned from the second for 6 epochs as above; validation 91.53% and
+92.44%. On tune 68,090-69,589 it names fewer cards surely (it no longer reads a card 35-45%
+showing as that card) and, at rescue_prob 0.7, no false card where the second named 2:
+
+    .venv/bin/python -m devices.camera.training.rescue_crops --art piacentine \
+        --first-seed 723300 --scenes 3000 --out r1.npz    (and 726300: r2.npz)
+    .venv/bin/python -m devices.camera.training.train_card_classifier --art piacentine \
+        --scenes 500 --first-seed 729300 --covered-jitters 12 --straddles 4 \
+        --save-crops reg.npz --epochs 0
+    .venv/bin/python -m devices.camera.training.train_card_classifier --art piacentine \
+        --crops reg.npz r1.npz r2.npz --init <the second verifier> --epochs 6 \
+        --max-lr 1.5e-3 --cover 0.3 --blank 0.3 --blob 0.3 \
+        --out devices/camera/weights/card_verifier_piacentine.npz
+
 Why not the classifier itself: on the rescue crops of 715,800-719,799 the shipped weights
 read 911 and 880 cards sure (>= 0.9 both ways) and right of 3,343 and 3,368, and 3 and 12
 of 14,117 and 15,944 outlines on no card sure of a card; and the pipeline's rules around
