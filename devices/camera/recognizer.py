@@ -1415,7 +1415,13 @@ class Recognizer:
         fallback = []
         if self.options.localiser_fallback:
             # last of all: judged only where the outline's card near it was not named (its
-            # turned twins too: tune 12600-12799, +3 cards of 2,249 for +5-7% ms, not kept)
+            # turned twins too: tune 12600-12799, +3 cards of 2,249 for +5-7% ms, not kept;
+            # again on tune 70,590-71,589, 1,000 a deck, calibrated, for the live path's one
+            # miss on held-out deals 9,100,749-763, an ace of swords seen whole on a fan's top
+            # whose outline hypothesis lay along its neighbour's axis and dropped the peak
+            # on it, the peak's own axis as far off: napoletane 2,803 against 2,797 of 2,861
+            # with a false 2 of coins more, piacentine 2,720 against 2,719 of 2,775, +12% ms;
+            # not kept)
             fallback = [p.rect(w, h) for p in found if not apart(p)]
         return out, fallback
 
