@@ -18,6 +18,19 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-29, thirty-fifth session), the rescue pass with its third verifier
+(recognizer.Options.rescue, off by default; Italian decks): deals 9,100,764-9,100,778 (never
+run before), 15 a deck, code 29c20ac, two runs side by side, the shipped path beside the one
+with the rescue on (`--ab rescue`):
+
+    deck        tracked (shipped)    ms a frame (p95)   rescue on         on / off
+    napoletane  62/62, 0 false       9.68 (45.2)        62/62, 9.44       0.98x
+    piacentine  56/56, 0 false       10.90 (49.3)       56/56, 10.56      0.97x
+
+118/118 cards told right either way, 0 false reports. (The thirty-fourth session's deals
+9,100,749-763 missed one card in every mode, an ace of swords seen whole on a fan's top:
+see recognizer._localised, the fallback's turned twins, measured and not kept.)
+
 Held-out report (2026-11-29, thirty-third session), with `learned_turned` (recognizer.py;
 Italian decks only): deals 9,100,734-9,100,748 (never run before), 15 a deck, code 5afb3c8,
 two runs side by side, each with the switch off beside it (`--ab learned_turned`):
