@@ -1,7 +1,7 @@
-"""The rescue pass (Options.rescue, off: two false Napoletane cards on held-out scenes):
-hypotheses every rule refused, named at last when the rescue verifier, trained on such
-hypotheses (training/rescue_crops.py), reads them surely both ways up and rules out every
-other card. Tune seeds only."""
+"""The rescue pass (Options.rescue; off: it added false cards on held-out scenes, two with its
+second verifier and one with its third): hypotheses every rule refused, named at last when
+the rescue verifier, trained on such hypotheses (training/rescue_crops.py), reads them surely
+both ways up and rules out every other card. Tune seeds only."""
 
 from __future__ import annotations
 

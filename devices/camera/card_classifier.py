@@ -166,11 +166,13 @@ last tenth: rescue crops of ~722,900-723,299) 92.55% and 93.04%:
 
 The third verifier (2026-11-29, thirty-fifth session; the second is in git at 4fa28ea):
 rescue crops relabelled (a hypothesis on or near only cards showing under 45% is no card:
-both false cards of the second's held-out report lay in such stacks) from fresh tune scenes 723,300-729,299 (32,673 and 34,780 crops, 3,744 and
-3,910 of them cards), with the shipped recipe's crops of 729,300-729,799 beside them (56,699
-and 59,544 crops), fine-tuned from the second for 6 epochs as above; validation 91.53% and
-92.44%. On tune 68,090-69,589 it names fewer cards surely (it no longer reads a card 35-45%
-showing as that card) and, at rescue_prob 0.7, no false card where the second named 2:
+both false cards of the second's held-out report lay in such stacks) from fresh tune scenes
+723,300-729,299 (32,673 and 34,780 crops, 3,744 and 3,910 of them cards), with the shipped
+recipe's crops of 729,300-729,799 beside them (56,699 and 59,544 crops), fine-tuned from the
+second for 6 epochs as above; validation 91.53% and 92.44%. On tune 68,090-69,589 it names
+fewer cards surely (it no longer reads a card 35-45% showing as that card) and, at
+rescue_prob 0.7, no false card where the second named 2; on held-out 9,359,300-9,361,299
+(bench_wide_scenes) 54 cards more of 11,250 and 1 false card more, so the pass stays off:
 
     .venv/bin/python -m devices.camera.training.rescue_crops --art piacentine \
         --first-seed 723300 --scenes 3000 --out r1.npz    (and 726300: r2.npz)

@@ -635,8 +635,11 @@ class Options:
     # but 2 false Napoletane cards against 0 (9,357,609, a 6 of coins 38% showing read a 7
     # at 0.83 and 0.87; 9,359,109, an outline on a jack 27% showing in a stack of cards each
     # under a third showing, read a 5 of cups at 0.97 both ways): a wrong card costs the
-    # operator more than a late one. What it lacks: outlines on stacks where every card shows
-    # under 40%, labelled no card, in the verifier's crops; then measure again
+    # operator more than a late one. The third verifier (those stacks labelled no card,
+    # training/rescue_crops.truth_label; Thresholds.rescue_prob 0.7), on fresh held-out
+    # 9,359,300-9,361,299: napoletane 5,547 against 5,523 of 5,635 and piacentine 5,497
+    # against 5,467 of 5,615, with 1 false piacentine card more (9,361,178, a 6 of cups on an
+    # outline 0.16 of a width off a 7 of cups 53% showing, read 0.73 and 0.76): still off
     rescue: bool = False
     # ... and not where the partial judge fitted its near look-alike best before the fit: a
     # Piacentine 6 of cups 39% showing, judged a 6, the classifier 0.9 for a 7; fitted to

@@ -36,7 +36,7 @@ from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideTruth, wide_scene
 from studio.cards import DeckArt, DeckKind
 
 RIGHT_WITHIN = 0.08  # a hypothesis this near a card (mean corner distance, card widths) is it
-OTHER_BEYOND = 0.2  # ... and one this far from every card is none
+OTHER_BEYOND = 0.2  # ... and one this far from every card that counts is none
 COUNTS = 0.45  # a card showing this much counts (issue 16's rule): named, it is its code
 
 
@@ -70,7 +70,7 @@ def truth_label(quad: np.ndarray, truth: list[WideTruth]) -> str | None:
     d, t = near[0]
     if d < RIGHT_WITHIN and t.visible >= COUNTS:
         return t.code if t.face_up else BACK
-    if any(d < OTHER_BEYOND and t.visible >= COUNTS for d, t in near):
+    if any(far < OTHER_BEYOND and card.visible >= COUNTS for far, card in near):
         return None
     return OTHER
 
