@@ -1046,6 +1046,19 @@ def _canonical_share(mask: np.ndarray, view_quad: np.ndarray) -> np.ndarray:
                                flags=cv2.INTER_NEAREST).astype(np.float32)
 
 
+def _one_card_both_ways(read: list[tuple[str, float]], turned: list[tuple[str, float]],
+                        bar: float, rival: float) -> str | None:
+    """The card a network's two readings of a crop (`ranked`, upright and turned half round)
+    both name at `bar`, with no other card at `rival` in either; None if there is none."""
+    guessed = read[0][0]
+    if guessed in (BACK, OTHER) or turned[0][0] != guessed or \
+            min(read[0][1], turned[0][1]) < bar:
+        return None
+    if any(r[1][0] not in (BACK, OTHER) and r[1][1] >= rival for r in (read, turned)):
+        return None
+    return guessed
+
+
 def _hint_rect(view: TableView, quad: np.ndarray, w: float, h: float) -> CardRect:
     """The card of the view's card size (w x h) where an image quad lies: centred on it,
     along its long side (as a localiser peak proposes one)."""
@@ -1306,32 +1319,36 @@ class Recognizer:
                  claimed: np.ndarray) -> list[Candidate]:
         """The `refused` hypotheses (every one judged on what shows, in the order judged)
         that no card named lies on (`taken`) and that cards named cover no more than
-        `learned_covered_share`, named where the verifier reads the crop (blanked as the
-        classifier's, `_crop`) as one card both ways up at `rescue_prob` with no other card at
-        `rescue_rival_prob`. Each named claims its outline, as the classifier's cards do, and
+        `learned_covered_share`, named where the verifier reads its crop (`_rescue_crop`) as
+        one card both ways up at `rescue_prob` with no other card at `rescue_rival_prob`
+        (`_one_card_both_ways`). Each named claims its outline, as the classifier's cards do, and
         is scored 0: an overlapping card named otherwise is kept before it."""
         out: list[Candidate] = []
         bar, rival = self.thresholds.rescue_prob, self.thresholds.rescue_rival_prob
         for rect, quad in refused:
             if taken(rect):
                 continue
-            share = float(_canonical_share(owned, _in_view(view, quad)).mean())
+            share, crop = self._rescue_crop(frame, view, owned, quad)
             if share > self.thresholds.learned_covered_share:
                 continue
-            crop = self._crop(frame, quad, self._on_named(owned, view, quad))
             read = self._verifier.ranked(crop, self._known)  # type: ignore[union-attr]
             turned = self._verifier.ranked(  # type: ignore[union-attr]
                 np.ascontiguousarray(crop[::-1, ::-1]), self._known)
-            guessed, prob = read[0]
-            if guessed in (BACK, OTHER) or turned[0][0] != guessed or \
-                    min(prob, turned[0][1]) < bar or \
-                    any(r[1][0] not in (BACK, OTHER) and r[1][1] >= rival
-                        for r in (read, turned)):
+            guessed = _one_card_both_ways(read, turned, bar, rival)
+            if guessed is None:
                 continue
-            out.append(Candidate(quad, guessed, 0.0, prob, 0.0, True))
+            out.append(Candidate(quad, guessed, 0.0, read[0][1], 0.0, True))
             accepted.append(rect.corners())
             cv2.fillConvexPoly(claimed, np.round(rect.corners()).astype(np.int32), 1)
         return out
+
+    def _rescue_crop(self, frame: np.ndarray, view: TableView, owned: np.ndarray,
+                     quad: np.ndarray) -> tuple[float, np.ndarray]:
+        """The share of the hypothesis that cards named cover, and what the rescue verifier
+        reads of it: its crop blanked as the classifier's (`_blanked`). One warp for both,
+        and one definition for the pass and its training crops (training/rescue_crops.py)."""
+        on_named = _canonical_share(owned, _in_view(view, quad))
+        return float(on_named.mean()), self._crop(frame, quad, self._blanked(on_named))
 
     def _snapped(self, frame: np.ndarray, view: TableView, edges: EdgeImage | None,
                  later: list[tuple[CardRect, np.ndarray | None, bool]],
@@ -2095,10 +2112,18 @@ class Recognizer:
         """The canonical pixels of the image `quad` lying on cards named already (`owned`,
         the view's size), for `_guess` to blank (Options.learned_blanks_named); None when the
         classifier was not trained on blanks."""
-        if not self.options.learned_blanks_named or self._classifier is None or \
-                not self._classifier.blanks:
+        if not self._blanks():
             return None
         return _canonical_share(owned, _in_view(view, quad)) > 0.5
+
+    def _blanks(self) -> bool:
+        """The classifier's crops are blanked where cards named lie (`_on_named`)."""
+        return self.options.learned_blanks_named and self._classifier is not None and \
+            self._classifier.blanks
+
+    def _blanked(self, on_named: np.ndarray) -> np.ndarray | None:
+        """`_on_named` from the canonical share already warped (`_canonical_share`)."""
+        return on_named > 0.5 if self._blanks() else None
 
     def _guess(self, frame: np.ndarray, quad: np.ndarray,
                named: np.ndarray | None = None) -> tuple[np.ndarray, str, float]:

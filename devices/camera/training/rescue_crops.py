@@ -55,8 +55,7 @@ class _Recording(Recognizer):
                  refused: list[tuple[CardRect, np.ndarray]], *rest: object) -> list:
         owned = rest[-2]
         for _, quad in refused:
-            self.seen.append((self._crop(frame, quad, self._on_named(owned, view, quad)),
-                              quad))
+            self.seen.append((self._rescue_crop(frame, view, owned, quad)[1], quad))
         return []
 
 
