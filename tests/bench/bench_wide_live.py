@@ -18,6 +18,19 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-29, thirty-sixth session), with `blank_outside` (recognizer.Options:
+the classifier's crop blanked beyond the frame's edge): deals 9,100,779-9,100,793 (never run
+before), 15 a deck, code 9c1cb36, two runs side by side, the shipped path beside the one with
+the switch off (`--ab blank_outside`):
+
+    deck        tracked (shipped)    ms a frame (p95)   switch off        on / off
+    napoletane  59/59, 0 false       9.20 (40.6)        59/59, 9.01       1.02x
+    piacentine  58/58, 0 false       11.48 (57.0)       58/58, 11.18      1.03x
+    french40    52/52, 0 false       9.47 (44.8)        52/52, 9.23       1.03x
+    french52    59/59, 0 false       10.42 (56.0)       59/59, 10.15      1.03x
+
+228/228 cards told right either way, 0 false reports (6 cards reported twice, either way).
+
 Held-out report (2026-11-29, thirty-fifth session), the rescue pass with its third verifier
 (recognizer.Options.rescue, off by default; Italian decks): deals 9,100,764-9,100,778 (never
 run before), 15 a deck, code 29c20ac, two runs side by side, the shipped path beside the one
