@@ -46,8 +46,8 @@ Looked at on tune only (thirty-sixth session), not kept:
   image) is the dealer's hand for 17, a face-down card for 5, the frame's edge for 4 (hence
   `Options.blank_outside`), cards for the rest. On the true outline blanked wherever the label
   image shows anything else (an oracle), the classifier reads 22 of the 37 right at 0.9 or more
-  (plain: 8); the recogniser given those oracle blanks names 8 of them (napoletane 664 -> 669 of
-  683, piacentine 648 -> 651 of 666, no false card added). Its rules refuse the rest: mostly a
+  (plain: 8); the recogniser given those oracle blanks names 8 cards more (napoletane 664 -> 669
+  of 683, piacentine 648 -> 651 of 666, no false card added). Its rules refuse the rest: mostly a
   card the partial judge and the classifier agree on, read at 0.65-0.89.
 - A card lying face down owning its outline as a named card does (quick match the back at 0.45
   or more: on tune 74,600-74,749 every such hypothesis but one lay within 0.05 of a width of a
@@ -58,7 +58,7 @@ Looked at on tune only (thirty-sixth session), not kept:
   the shipped bar (0.7, rival 0.1) +39 napoletane and +24 piacentine cards, none false (counted
   candidate by candidate); asking the partial judge to agree too halves that (+25, +16). The
   candidates false at lower bars lie on the true outlines of look-alikes (a 6 of cups read a 7,
-  a 4 of cups a 5), 4 of the 6 looked at under the dealer's hand, told apart by 0-7 pixels of
+  a 5 of cups a 4), the 4 looked at all under the dealer's hand, told apart by 0-7 pixels of
   what shows (telling.py). Edge support does not tell them from right ones (the share of each
   side on a brightness step, edge_snap's gradient: false candidates lie on their card's
   edges too), nor does a telling check from the templates alone (the pixels that look like the
