@@ -68,6 +68,11 @@ Looked at on tune only (thirty-sixth session), not kept:
   from what shows: 75,282, a 7 of cups 45% showing, its middle cup under the 7 of batons and the
   ace of coins, named a 6 (read 0.99, and 0.96 turned; told apart by no pixel); 75,137, a 4 of
   coins on the outline of a 6 of coins 24% showing.
+- A hand found by its colour, for a telling check that knows what the hand hides: a fixed skin
+  rule (YCrCb, Cr 133-173 and Cb 77-127, on the half-size frame) finds 77% and 89% of the hand's
+  pixels (tune 78,000-78,199, the 34 and 38 scenes with a hand, napoletane and piacentine) but
+  flags 21% and 35% of the cards' pixels too (their warm print under the lights' colour
+  temperatures): the hand needs a learned mask (the label image gives its truth).
 
 Held-out report, 2026-11-29 (thirty-fifth session): the rescue pass with its third verifier
 (trained with every card under 45% showing labelled no card; rescue_prob 0.7, chosen on tune
