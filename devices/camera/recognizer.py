@@ -2140,8 +2140,8 @@ class Recognizer:
         the view's size), for `_guess` to blank (Options.learned_blanks_named); None when the
         classifier was not trained on blanks."""
         if not self._blanks():
-            return None
-        return _canonical_share(owned, _in_view(view, quad)) > 0.5
+            return None  # (no warp)
+        return self._blanked(_canonical_share(owned, _in_view(view, quad)))
 
     def _blanks(self) -> bool:
         """The classifier's crops are blanked where cards named lie (`_on_named`)."""
