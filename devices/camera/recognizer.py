@@ -103,6 +103,7 @@ from devices.camera.card_classifier import (
 )
 from devices.camera.card_localiser import Peak, axis_turn, card_localiser
 from devices.camera.cascade import cascade_proposals
+from devices.camera.cover_mask import cover_mask
 from devices.camera.edge_snap import EdgeImage, snap
 from devices.camera.index_reader import index_reader
 from devices.camera.layout import CARD_WIDTH, CameraPose
@@ -353,6 +354,10 @@ class Thresholds:
     # named; 20 besides 10: a fan's top card whose peak's axis was 29 degrees off, tune deal
     # 13255)
     localiser_turns: tuple[float, ...] = (10.0, 20.0)
+    # the cover mask (Options.cover_blanks, cover_hides) marks a view pixel covered where
+    # it is this sure: its edge is a cell (8 view pixels) coarse, and a card's pixels taken
+    # for cover are evidence lost
+    cover_min_prob: float = 0.8
     # without a calibration, a guess fitted as the studio's kind of camera is kept only when
     # it places every card it was fitted to within this many pixels (worst card's rms)
     family_max_error: float = 3.0
@@ -650,6 +655,12 @@ class Options:
     # ms. Held-out 9,361,300-9,363,299, four decks: 22,286 against 22,277 of 22,651, no
     # false card added (bench_wide_scenes)
     blank_outside: bool = True
+    # the learned cover mask (cover_mask.py: the dealer's hand, a chip stack on the view) is
+    # blanked in the classifier's crops of a card judged on what shows, as the cards named
+    # already are (`cover_blanks`), and its cells count as hidden to the partial judge
+    # (`cover_hides`), as named_hide's do
+    cover_blanks: bool = False
+    cover_hides: bool = False
     # ... and not where the partial judge fitted its near look-alike best before the fit: a
     # Piacentine 6 of cups 39% showing, judged a 6, the classifier 0.9 for a 7; fitted to
     # the 7, judged a 7 and read a 7 at 0.976 (tune 44,354, a false card). Tune 45,450-
@@ -1159,6 +1170,8 @@ class Recognizer:
         self._verifier = (self.verifier or card_verifier(self.art)) \
             if self.options.rescue and self._classifier is not None else None
         self._localiser = card_localiser() if self.options.localiser else None
+        self._cover = cover_mask() if (self.options.cover_blanks or self.options.cover_hides) \
+            else None
         self._index_reader = index_reader() if (
             self.options.index_reader and self.art is DeckArt.FRENCH) else None
         # the classifier may know cards this deck lacks (French 8s to 10s in a 40-card deck)
@@ -1316,12 +1329,14 @@ class Recognizer:
         later = [hypothesis for _, hypothesis in queued]
         owned: tuple[np.ndarray, np.ndarray] | None = None
         refused: list[tuple[CardRect, np.ndarray]] | None = [] if self._rescuing() else None
+        cover: np.ndarray | None = None
         if later:
             later = self._snapped(frame, view, edges, later, w)
             owned = self._owned(frame, view, mask.shape, accepted,
                                 [c for c in out if c.accepted])
+            cover = self._covered(top_down)
             out += self._partly_covered(frame, view, later, accepted, taken, *owned, None,
-                                        refused)
+                                        refused, cover)
         if partial and self.options.cascade:
             named = [c for c in out if c.accepted]
             proposed = self._cascade_hypotheses(frame, view, mask, named, rects, taken, w, h)
@@ -1329,11 +1344,19 @@ class Recognizer:
                 proposed = self._snapped(frame, view, edges, proposed, w)
                 if owned is None or not self.options.ownership_carries:
                     owned = self._owned(frame, view, mask.shape, accepted, named)
+                if cover is None:
+                    cover = self._covered(top_down)
                 out += self._partly_covered(frame, view, proposed, accepted, taken, *owned,
-                                            None, refused)
+                                            None, refused, cover)
         if refused and owned is not None:
             out += self._rescued(frame, view, refused, accepted, taken, *owned)
         return out
+
+    def _covered(self, top_down: np.ndarray) -> np.ndarray | None:
+        """The cover mask of the view (uint8 0/1, the view's size: a hand, a chip stack),
+        when Options.cover_blanks or cover_hides asks for it."""
+        return self._cover.covered(top_down, self.thresholds.cover_min_prob) \
+            if self._cover is not None else None
 
     def _rescuing(self) -> bool:
         """The last pass names refused hypotheses the verifier reads surely (Options.rescue),
@@ -1503,8 +1526,8 @@ class Recognizer:
                         accepted: list[np.ndarray], taken: Callable[[CardRect], bool],
                         owned: np.ndarray, claimed: np.ndarray,
                         doubted_first: list[tuple[np.ndarray, str]] | None = None,
-                        refused: list[tuple[CardRect, np.ndarray]] | None = None
-                        ) -> list[Candidate]:
+                        refused: list[tuple[CardRect, np.ndarray]] | None = None,
+                        cover: np.ndarray | None = None) -> list[Candidate]:
         """Hypotheses no whole-card match named, judged on what shows of them, once every
         whole card is named: what shows of a card must not lie on a card named already
         (`owned`, see `_owned`: a card seen whole has nothing of another card on it; a
@@ -1514,7 +1537,8 @@ class Recognizer:
         cards doubted in the first pass, given on that second one): searched first, a card
         found beside its hypothesis would take the place of a card under it that its own
         hypothesis names (tune french52 52,109). `refused`: each hypothesis judged is added
-        to it, for the rescue pass (Options.rescue)."""
+        to it, for the rescue pass (Options.rescue). `cover`: the cover mask (`_covered`), or
+        None."""
         out: list[Candidate] = []
         # outlines whose card the classifier named but could not tell from a look-alike
         doubted: list[tuple[np.ndarray, str]] = doubted_first or []
@@ -1531,6 +1555,10 @@ class Recognizer:
             named_share = on_named.reshape(ROWS, CANON_H // ROWS, COLS, CANON_W // COLS).mean(
                 axis=(1, 3))
             hidden = named_share > 0.5 if self.options.named_hide else None
+            if cover is not None and self.options.cover_hides:
+                cover_share = _canonical_share(cover, view_quad).reshape(
+                    ROWS, CANON_H // ROWS, COLS, CANON_W // COLS).mean(axis=(1, 3)) > 0.5
+                hidden = cover_share if hidden is None else hidden | cover_share
             cand, cells = self._judge_partial(frame, quad, shortlist, hidden)
             if refused is not None:  # for the rescue (named or not: `taken` tells)
                 refused.append((rect, quad))
@@ -1550,7 +1578,7 @@ class Recognizer:
                 continue
             index_read = False  # the index reader was asked about this outline already
             if not cand.accepted:
-                guess = self._guess(frame, quad, self._on_named(owned, view, quad)) \
+                guess = self._guess(frame, quad, self._on_named(owned, view, quad, cover)) \
                     if self._classifier is not None else None
                 learned = self._learned(frame, quad, shortlist, cand.label, guess,
                                         share > self.thresholds.learned_covered_share)
@@ -1569,7 +1597,7 @@ class Recognizer:
                         learned = self._learned_on_fit(
                             frame, view, refit[0], guess, shortlist, owned,
                             share > self.thresholds.learned_covered_share, doubted,
-                            first=cand.label)
+                            first=cand.label, cover=cover)
                         refit = None
                         if learned is not None and self._learned_refused(
                                 frame, view, learned, np.maximum(owned, claimed), fit_label):
@@ -1628,7 +1656,7 @@ class Recognizer:
                                    np.round(rect.corners()).astype(np.int32), 1)
         if unfound:
             out += self._partly_covered(frame, view, unfound, accepted, taken, owned, claimed,
-                                        doubted, refused)
+                                        doubted, refused, cover)
         return out
 
     def _rival_fits(self, frame: np.ndarray, view: TableView, rect: CardRect, cand: Candidate,
@@ -1905,7 +1933,8 @@ class Recognizer:
                         guess: tuple[np.ndarray, str, float] | None,
                         shortlist: np.ndarray | None, owned: np.ndarray, covered: bool,
                         doubted: list[tuple[np.ndarray, str]],
-                        first: str | None = None) -> Candidate | None:
+                        first: str | None = None,
+                        cover: np.ndarray | None = None) -> Candidate | None:
         """A covered card `_refit_to_learned` fitted to the classifier's card (its `guess`),
         which the partial judge then takes for that card but will not name (`judged`: too
         little shows to tell it apart, or it refused before): the classifier asked again on
@@ -1926,7 +1955,7 @@ class Recognizer:
         if self.options.fit_lookalike_doubts and first not in (None, BACK, OTHER, label) \
                 and self._near_lookalike(judged) == first:
             return None
-        guess = self._guess(frame, fitted, self._on_named(owned, view, fitted))
+        guess = self._guess(frame, fitted, self._on_named(owned, view, fitted, cover))
         learned = self._learned(frame, fitted, shortlist, label, guess, covered)
         # (one way up only: a second outline read both ways named a 6 of coins for a 7, the
         # first outline 10% off it, tune napoletane 45,617)
@@ -2135,13 +2164,19 @@ class Recognizer:
                          verdict.error, verdict.accepted and label != BACK,
                          rival, verdict.index, shown), shown
 
-    def _on_named(self, owned: np.ndarray, view: TableView, quad: np.ndarray) -> np.ndarray | None:
+    def _on_named(self, owned: np.ndarray, view: TableView, quad: np.ndarray,
+                  cover: np.ndarray | None = None) -> np.ndarray | None:
         """The canonical pixels of the image `quad` lying on cards named already (`owned`,
-        the view's size), for `_guess` to blank (Options.learned_blanks_named); None when the
-        classifier was not trained on blanks."""
+        the view's size), for `_guess` to blank (Options.learned_blanks_named), and under
+        `cover` (the cover mask, Options.cover_blanks); None when the classifier was not
+        trained on blanks."""
         if not self._blanks():
             return None  # (no warp)
-        return self._blanked(_canonical_share(owned, _in_view(view, quad)))
+        view_quad = _in_view(view, quad)
+        share = _canonical_share(owned, view_quad)
+        if cover is not None and self.options.cover_blanks:
+            share = np.maximum(share, _canonical_share(cover, view_quad))
+        return self._blanked(share)
 
     def _blanks(self) -> bool:
         """The classifier's crops are blanked where cards named lie (`_on_named`)."""

@@ -1,0 +1,84 @@
+"""A small learned mask of what covers the cards on the calibrated top-down view: the
+dealer's hand, a chip stack.
+
+Why: a card half under the dealer's hand is judged on what shows of it, but nothing told
+the judges which part is hidden. The classifier's crop showed the hand as if it were part of
+the card, and the partial judge counted the hand's cells against every template alike. Of
+the Italian cards missed on tune scenes, about half lay under the hand. Blanked where the
+generator's label image says the card is covered (an oracle), the classifier is sure and
+right on many more of them. This network learns that mask from the view itself, so the
+recogniser can blank the hand as it blanks the cards it named already.
+
+The network is the card localiser's (training/train_card_localiser.build) carried one step
+further up (training/train_cover_mask.build), with one output, the cover's logit per cell of
+2 input pixels (4 view pixels), on the localiser's input (the view halved, each channel
+normalised). Trained by devices/camera/training/train_cover_mask.py
+(torch, the optional `train` extra) on tune scenes 240,000 and up; run here with OpenCV's DNN
+module from the shipped ONNX file (no torch at run time).
+
+The shipped weights (2026-11-29, thirty-seventh session): 8,000 views, seeds 240,000-241,999
+of each deck (training/cover_data.py), 12 epochs (~90 s each on the 2-core machine). On the
+trainer's validation views (the last 400, seeds 241,900-241,999) at 0.5: 92.7% of the covered
+pixels found, 0.61% of the cards' pixels and 0.03% of the felt's taken for cover. The
+localiser's own stride-4 network, trained first on the first 4,000 views (10 epochs): 86.7%,
+0.56%, 0.04%, and in the recogniser at 0.5 it refused cards beside the hand (tune Piacentine
+78,200-78,499: 808 against 810 of 835 with both switches). ~45 M multiply-adds a view.
+
+    nice .venv/bin/python -m devices.camera.training.train_cover_mask  (its defaults; the
+        views were made as two files of 1,000 seeds, in the same order)
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from devices.camera.card_localiser import INPUT_W, VIEW_PER_INPUT, network_input, view_input_image
+
+WEIGHTS = Path(__file__).resolve().parent / "weights" / "cover_mask.onnx"
+
+
+class CoverMask:
+    """The shipped network, one cv2.dnn.Net per thread (a Net is not safe to share; see
+    card_localiser.CardLocaliser)."""
+
+    def __init__(self, path: Path = WEIGHTS) -> None:
+        self.path = path
+        self._local = threading.local()
+
+    @property
+    def net(self) -> cv2.dnn.Net:
+        net = getattr(self._local, "net", None)
+        if net is None:
+            net = self._local.net = cv2.dnn.readNetFromONNX(str(self.path))
+        return net
+
+    def logits(self, small: np.ndarray) -> np.ndarray:
+        """The cover's logit per output cell (H, W) for the halved view (`view_input_image`)."""
+        self.net.setInput(network_input(small))
+        return np.asarray(self.net.forward())[0, 0]
+
+    def covered(self, view: np.ndarray, min_prob: float = 0.5) -> np.ndarray:
+        """Where something covers the table in a top-down view (BGR uint8): uint8 0/1 of the
+        view's size. The cells' logits are brought up to the view bilinearly, so the mask's
+        edge falls between cells."""
+        small = view_input_image(view)
+        z = self.logits(small)
+        h, w = view.shape[:2]
+        cell = round(INPUT_W * VIEW_PER_INPUT / z.shape[1])  # view pixels per output cell
+        up = cv2.resize(z, (z.shape[1] * cell, z.shape[0] * cell),
+                        interpolation=cv2.INTER_LINEAR)[:h, :w]
+        limit = float(np.log(min_prob / (1.0 - min_prob)))
+        out = np.zeros((h, w), np.uint8)
+        out[:up.shape[0], :up.shape[1]] = up > limit
+        return out
+
+
+@cache
+def cover_mask() -> CoverMask | None:
+    """The shipped cover mask, or None when its weights are not shipped."""
+    return CoverMask() if WEIGHTS.exists() else None

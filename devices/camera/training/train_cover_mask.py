@@ -1,0 +1,213 @@
+"""Train the cover mask (devices/camera/cover_mask.py) on the wide generator's tune scenes
+and write it into the package as ONNX (devices/camera/weights/cover_mask.onnx).
+
+    pip install -e '.[train]'
+    nice -n 19 .venv/bin/python -m devices.camera.training.train_cover_mask \
+        [--per-deck 2000] [--first-seed 240000] [--epochs 12] [--data FILE.npz ...]
+        [--out FILE.onnx]
+
+Views come from tune seeds 240,000-259,999 (training/cover_data.py), all four decks; the
+last twentieth is held back to report how much of the cover the mask finds and how much of
+the cards it takes for cover (what it must not do: a card's pixels blanked are evidence
+lost). Why torch only here: the studio runs the small network with OpenCV's DNN module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from devices.camera.card_localiser import INPUT_H, INPUT_W, network_input
+from devices.camera.cover_mask import WEIGHTS
+from devices.camera.onnx_writer import Graph
+from devices.camera.training.train_card_localiser import WIDTHS
+
+STRIDE = 2  # input pixels per output cell: a hand's edge is placed within 4 view pixels
+OUT_H, OUT_W = INPUT_H // STRIDE, INPUT_W // STRIDE
+FINE_WIDTH = 8  # channels at stride 2, back up from the localiser's stride-4 features
+
+POS_WEIGHT = 2.0  # the cover is rare (a few per cent of a view with a hand): weigh it up
+
+
+def build():  # type: ignore[no-untyped-def]
+    """The card localiser's network (train_card_localiser.build: strides 2 to 8, two
+    dilated convs, back to stride 4) taken one step further up, to stride 2, where the
+    stride-2 features are added, then a 3x3 conv and the one output. (The localiser's own
+    stride-4 head, tried first: its edge a cell of 8 view pixels coarse, the mask spilt
+    over the cards beside the hand, and at 0.5 refused Piacentine cards on tune 78,200-
+    78,499.) ~45 M multiply-adds per view."""
+    import torch
+    from torch import nn
+
+    a, b, c = WIDTHS
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.s2 = nn.Conv2d(3, a, 3, 2, 1)
+            self.s4 = nn.Conv2d(a, b, 3, 2, 1)
+            self.s8 = nn.Conv2d(b, c, 3, 2, 1)
+            self.d2 = nn.Conv2d(c, c, 3, 1, 2, dilation=2)
+            self.d4 = nn.Conv2d(c, c, 3, 1, 4, dilation=4)
+            self.up = nn.ConvTranspose2d(c, b, 2, 2)
+            self.up2 = nn.ConvTranspose2d(b, a, 2, 2)
+            self.head = nn.Conv2d(a, FINE_WIDTH, 3, 1, 1)
+            self.out = nn.Conv2d(FINE_WIDTH, 1, 1)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            r = torch.relu
+            e = r(self.s2(x))
+            f = r(self.s4(e))
+            g = r(self.d4(r(self.d2(r(self.s8(f))))))
+            h = r(self.up(g) + f)
+            k = r(self.up2(h) + e)
+            return self.out(r(self.head(k)))
+
+    return Net()
+
+
+def to_onnx(net) -> bytes:  # type: ignore[no-untyped-def]
+    """The network as ONNX bytes (onnx_writer: no onnx package needed)."""
+
+    def wb(m) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+        return m.weight.detach().numpy(), m.bias.detach().numpy()
+
+    g = Graph((1, 3, INPUT_H, INPUT_W))
+    e = g.node("Relu", [g.conv("input", *wb(net.s2), stride=2)])
+    f = g.node("Relu", [g.conv(e, *wb(net.s4), stride=2)])
+    y = g.node("Relu", [g.conv(f, *wb(net.s8), stride=2)])
+    y = g.node("Relu", [g.conv(y, *wb(net.d2), dilation=2)])
+    y = g.node("Relu", [g.conv(y, *wb(net.d4), dilation=4)])
+    y = g.node("Relu", [g.node("Add", [g.conv(y, *wb(net.up), stride=2, transpose=True), f])])
+    y = g.node("Relu", [g.node("Add", [g.conv(y, *wb(net.up2), stride=2, transpose=True),
+                                       e])])
+    y = g.node("Relu", [g.conv(y, *wb(net.head))])
+    return g.encode(g.conv(y, *wb(net.out)), (1, 1, OUT_H, OUT_W))
+
+
+def load(files: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    images, covers, cards = [], [], []
+    for f in files:
+        with np.load(f) as d:
+            images.append(d["images"])
+            covers.append(d["covers"])
+            cards.append(d["cards"])
+    return np.concatenate(images), np.concatenate(covers), np.concatenate(cards)
+
+
+def cell_target(cover: np.ndarray) -> np.ndarray:
+    """The cover's share of each output cell (OUT_H x OUT_W, 0..1) from its share of each
+    input pixel (uint8 0-255, the halved view's size)."""
+    full = np.zeros((INPUT_H, INPUT_W), np.float32)
+    h, w = cover.shape
+    full[:h, :w] = cover / 255.0
+    return full.reshape(OUT_H, STRIDE, OUT_W, STRIDE).mean(axis=(1, 3))
+
+
+def batch(images: np.ndarray, covers: np.ndarray, idx: np.ndarray,
+          rng: np.random.Generator | None) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and cell targets of these views, mirrored at random with `rng`."""
+    xs, ts = [], []
+    for i in idx:
+        image, cover = images[i], covers[i]
+        if rng is not None and rng.random() < 0.5:
+            image, cover = image[:, ::-1], cover[:, ::-1]
+        if rng is not None and rng.random() < 0.5:
+            image, cover = image[::-1], cover[::-1]
+        xs.append(network_input(np.ascontiguousarray(image))[0])
+        ts.append(cell_target(np.ascontiguousarray(cover)))
+    return np.stack(xs), np.stack(ts)
+
+
+def evaluate(net, images: np.ndarray, covers: np.ndarray,  # type: ignore[no-untyped-def]
+             cards: np.ndarray) -> str:
+    """At the halved view's pixels (the logits brought up bilinearly, as CoverMask does),
+    at 0.5: the share of covered pixels found, of card pixels flagged, of felt flagged."""
+    import torch
+
+    net.eval()
+    found = covered = on_cards = card_px = on_felt = felt_px = 0
+    with torch.no_grad():
+        for i in range(len(images)):
+            z = net(torch.from_numpy(network_input(images[i]))).numpy()[0, 0]
+            h, w = covers[i].shape
+            up = cv2.resize(z, (OUT_W * STRIDE, OUT_H * STRIDE),
+                            interpolation=cv2.INTER_LINEAR)[:h, :w] > 0
+            truth = covers[i] > 127
+            found += int((up & truth).sum())
+            covered += int(truth.sum())
+            on_cards += int((up & cards[i]).sum())
+            card_px += int(cards[i].sum())
+            felt = ~truth & ~cards[i]
+            on_felt += int((up & felt).sum())
+            felt_px += int(felt.sum())
+    net.train()
+    return (f"cover found {100 * found / max(1, covered):.1f}% of {covered} px, card pixels "
+            f"flagged {100 * on_cards / max(1, card_px):.2f}%, felt flagged "
+            f"{100 * on_felt / max(1, felt_px):.2f}%")
+
+
+def train(images: np.ndarray, covers: np.ndarray, cards: np.ndarray, epochs: int,
+          seed: int = 0, out: Path | None = None):  # type: ignore[no-untyped-def]
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(2)
+    rng = np.random.default_rng(seed)
+    cut = len(images) - max(1, len(images) // 20)
+    net = build()
+    with torch.no_grad():
+        net.out.bias[0] = -3.0  # cover is rare: start near its prior
+    size = 16
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    steps = epochs * ((cut + size - 1) // size)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=5e-3, total_steps=steps,
+                                                pct_start=0.1)
+    pos_weight = torch.tensor(POS_WEIGHT)
+    for epoch in range(epochs):
+        order = rng.permutation(cut)
+        t0, total = time.time(), 0.0
+        for i in range(0, cut, size):
+            x, t = (torch.from_numpy(a) for a in batch(images, covers, order[i:i + size], rng))
+            opt.zero_grad()
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(
+                net(x)[:, 0], t, pos_weight=pos_weight)
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(x)
+        print(f"epoch {epoch + 1}: loss {total / cut:.4f} ({time.time() - t0:.0f} s); "
+              f"validation {evaluate(net, images[cut:], covers[cut:], cards[cut:])}",
+              flush=True)
+        if out is not None:
+            out.write_bytes(to_onnx(net))
+    return net
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-deck", type=int, default=2000)
+    parser.add_argument("--first-seed", type=int, default=240_000)
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--data", nargs="*", help="views made earlier (cover_data.make)")
+    parser.add_argument("--out", type=Path, default=WEIGHTS)
+    args = parser.parse_args()
+    files = args.data
+    if not files:
+        from devices.camera.training.cover_data import make
+
+        path = Path(f"cover_views_{args.first_seed}.npz")
+        make(args.first_seed, args.per_deck, path)
+        files = [str(path)]
+    images, covers, cards = load(files)
+    print(f"{len(images)} views", flush=True)
+    train(images, covers, cards, args.epochs, out=args.out)
+    print(f"written {args.out}")
+
+
+if __name__ == "__main__":
+    main()
