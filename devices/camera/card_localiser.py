@@ -132,14 +132,14 @@ def axis_turn(a: float, b: float) -> float:
     return abs((a - b + np.pi / 2) % np.pi - np.pi / 2)
 
 
-class CardLocaliser:
-    """The shipped network, run with OpenCV's DNN module on one thread (as the caller set).
+class ThreadNets:
+    """An ONNX file's network, run with OpenCV's DNN module on one thread (as the caller set).
 
     A network of its own for each thread: a cv2.dnn.Net is not safe to share, and a studio's
     tables each recognise their camera's frames in a worker thread (two threads running one
     Net gave wrong outputs and exceptions)."""
 
-    def __init__(self, path: Path = WEIGHTS) -> None:
+    def __init__(self, path: Path) -> None:
         self.path = path
         self._local = threading.local()
 
@@ -150,6 +150,13 @@ class CardLocaliser:
         if net is None:
             net = self._local.net = cv2.dnn.readNetFromONNX(str(self.path))
         return net
+
+
+class CardLocaliser(ThreadNets):
+    """The shipped localiser (one network per thread, ThreadNets)."""
+
+    def __init__(self, path: Path = WEIGHTS) -> None:
+        super().__init__(path)
 
     def output(self, small: np.ndarray) -> np.ndarray:
         """The network's (5, H, W) output for the halved view (`view_input_image`)."""

@@ -10,7 +10,7 @@ right on many more of them. This network learns that mask from the view itself, 
 recogniser can blank the hand as it blanks the cards it named already.
 
 The network is the card localiser's (training/train_card_localiser.build) carried one step
-further up (training/train_cover_mask.build), with one output, the cover's logit per cell of
+further up (its `fine` stage, training/train_cover_mask.py), with one output, the cover's logit per cell of
 2 input pixels (4 view pixels), on the localiser's input (the view halved, each channel
 normalised). Trained by devices/camera/training/train_cover_mask.py
 (torch, the optional `train` extra) on tune scenes 240,000 and up; run here with OpenCV's DNN
@@ -30,32 +30,28 @@ localiser's own stride-4 network, trained first on the first 4,000 views (10 epo
 
 from __future__ import annotations
 
-import threading
 from functools import cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from devices.camera.card_localiser import INPUT_W, VIEW_PER_INPUT, network_input, view_input_image
+from devices.camera.card_localiser import (
+    INPUT_W,
+    VIEW_PER_INPUT,
+    ThreadNets,
+    network_input,
+    view_input_image,
+)
 
 WEIGHTS = Path(__file__).resolve().parent / "weights" / "cover_mask.onnx"
 
 
-class CoverMask:
-    """The shipped network, one cv2.dnn.Net per thread (a Net is not safe to share; see
-    card_localiser.CardLocaliser)."""
+class CoverMask(ThreadNets):
+    """The shipped network (one per thread, card_localiser.ThreadNets)."""
 
     def __init__(self, path: Path = WEIGHTS) -> None:
-        self.path = path
-        self._local = threading.local()
-
-    @property
-    def net(self) -> cv2.dnn.Net:
-        net = getattr(self._local, "net", None)
-        if net is None:
-            net = self._local.net = cv2.dnn.readNetFromONNX(str(self.path))
-        return net
+        super().__init__(path)
 
     def logits(self, small: np.ndarray) -> np.ndarray:
         """The cover's logit per output cell (H, W) for the halved view (`view_input_image`)."""

@@ -10,7 +10,6 @@ localiser's range but past what it used); never the held-out seeds.
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
@@ -18,7 +17,7 @@ import numpy as np
 
 from devices.camera.card_localiser import VIEW_PER_INPUT, view_input_image
 from devices.camera.table_view import TableView
-from devices.camera.training.localiser_data import DECKS
+from devices.camera.training.localiser_data import DECKS, per_deck
 from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, LABEL_SCALE, labelled_wide_scene
 
 SEED_RANGE = range(240_000, 260_000)
@@ -60,11 +59,9 @@ def _one(job: tuple[int, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return scene_sample(*job)
 
 
-def make(first_seed: int, per_deck: int, out: Path, workers: int = 2) -> None:
-    """Views of `per_deck` seeds from `first_seed` for each deck, written to `out` (npz)."""
-    jobs = [(seed, deck) for seed in range(first_seed, first_seed + per_deck) for deck in DECKS]
-    with ProcessPoolExecutor(workers) as pool:
-        samples = list(pool.map(_one, jobs, chunksize=8))
+def make(first_seed: int, per_deck_seeds: int, out: Path, workers: int = 2) -> None:
+    """Views of `per_deck_seeds` seeds from `first_seed` for each deck, written to `out`."""
+    samples = per_deck(_one, first_seed, per_deck_seeds, workers)
     np.savez_compressed(out, images=np.stack([s[0] for s in samples]),
                         covers=np.stack([s[1] for s in samples]),
                         cards=np.stack([s[2] for s in samples]))

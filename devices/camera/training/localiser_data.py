@@ -9,8 +9,10 @@ everyone else's (200,000-299,999); never the held-out seeds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -22,6 +24,7 @@ from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, wide_scene
 DECKS = {"napoletane": ("napoletane", "italian40"), "piacentine": ("piacentine", "italian40"),
          "french40": ("french", "french40"), "french52": ("french", "french52")}
 SEED_RANGE = range(200_000, 300_000)
+T = TypeVar("T")
 
 
 def scene_sample(seed: int, deck: str) -> tuple[np.ndarray, np.ndarray]:
@@ -48,11 +51,18 @@ def _one(job: tuple[int, str]) -> tuple[np.ndarray, np.ndarray]:
     return scene_sample(*job)
 
 
-def make(first_seed: int, per_deck: int, out: Path, workers: int = 2) -> None:
-    """Views of `per_deck` seeds from `first_seed` for each deck, written to `out` (npz)."""
-    jobs = [(seed, deck) for seed in range(first_seed, first_seed + per_deck) for deck in DECKS]
+def per_deck(one: Callable[[tuple[int, str]], T], first_seed: int, seeds: int,
+             workers: int = 2) -> list[T]:
+    """`one((seed, deck))` for `seeds` seeds from `first_seed`, each deck's in turn (seed by
+    seed), in `workers` processes (`one` a module's function, so that it pickles)."""
+    jobs = [(seed, deck) for seed in range(first_seed, first_seed + seeds) for deck in DECKS]
     with ProcessPoolExecutor(workers) as pool:
-        samples = list(pool.map(_one, jobs, chunksize=8))
+        return list(pool.map(one, jobs, chunksize=8))
+
+
+def make(first_seed: int, per_deck_seeds: int, out: Path, workers: int = 2) -> None:
+    """Views of `per_deck_seeds` seeds from `first_seed` for each deck, written to `out`."""
+    samples = per_deck(_one, first_seed, per_deck_seeds, workers)
     images = np.stack([s[0] for s in samples])
     cards = np.concatenate([s[1] for s in samples])
     counts = np.array([len(s[1]) for s in samples], np.int32)

@@ -43,12 +43,16 @@ OUT_H, OUT_W = INPUT_H // STRIDE, INPUT_W // STRIDE
 WIDTHS = (8, 16, 24)  # channels at strides 2, 4 and 8
 
 
-def build(head_kernel: int = 1):  # type: ignore[no-untyped-def]
+def build(head_kernel: int = 1, outputs: int = 5,
+          fine: int = 0):  # type: ignore[no-untyped-def]
     """Strides 2 and 4 (3x3 convs), then at stride 8 a 3x3 conv and two dilated ones (the
     receptive field spans a card and its neighbours), brought back to stride 4 (a 2x2
     transposed conv) and added to the stride-4 features; two 1x1 convs give the five
     outputs: ~30 M multiply-adds per view. (A 3x3 first head conv, ~40 M, ~0.5 ms more a
-    view, named 84 cards more on tune seeds 0-199 and 1000-1199 where this names 82.)"""
+    view, named 84 cards more on tune seeds 0-199 and 1000-1199 where this names 82.)
+    With `fine` channels, the cover mask's (cover_mask.py): brought on up to stride 2 and
+    added to the stride-2 features, a 3x3 conv of `fine` channels there, `outputs` outputs
+    per stride-2 cell."""
     import torch
     from torch import nn
 
@@ -63,14 +67,21 @@ def build(head_kernel: int = 1):  # type: ignore[no-untyped-def]
             self.d2 = nn.Conv2d(c, c, 3, 1, 2, dilation=2)
             self.d4 = nn.Conv2d(c, c, 3, 1, 4, dilation=4)
             self.up = nn.ConvTranspose2d(c, b, 2, 2)
-            self.head = nn.Conv2d(b, b, head_kernel, 1, head_kernel // 2)
-            self.out = nn.Conv2d(b, 5, 1)
+            if fine:
+                self.up2 = nn.ConvTranspose2d(b, a, 2, 2)
+                self.head = nn.Conv2d(a, fine, 3, 1, 1)
+            else:
+                self.head = nn.Conv2d(b, b, head_kernel, 1, head_kernel // 2)
+            self.out = nn.Conv2d(fine or b, outputs, 1)
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             r = torch.relu
-            f = r(self.s4(r(self.s2(x))))
+            e = r(self.s2(x))
+            f = r(self.s4(e))
             g = r(self.d4(r(self.d2(r(self.s8(f))))))
             h = r(self.up(g) + f)
+            if fine:
+                h = r(self.up2(h) + e)
             return self.out(r(self.head(h)))
 
     return Net()
@@ -82,16 +93,23 @@ def to_onnx(net) -> bytes:  # type: ignore[no-untyped-def]
     def wb(m) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
         return m.weight.detach().numpy(), m.bias.detach().numpy()
 
+    def up(y: str, m, skip: str) -> str:  # type: ignore[no-untyped-def]
+        return g.node("Relu", [g.node("Add", [g.conv(y, *wb(m), stride=2, transpose=True),
+                                              skip])])
+
     g = Graph((1, 3, INPUT_H, INPUT_W))
-    x = g.node("Relu", [g.conv("input", *wb(net.s2), stride=2)])
-    f = g.node("Relu", [g.conv(x, *wb(net.s4), stride=2)])
+    e = g.node("Relu", [g.conv("input", *wb(net.s2), stride=2)])
+    f = g.node("Relu", [g.conv(e, *wb(net.s4), stride=2)])
     y = g.node("Relu", [g.conv(f, *wb(net.s8), stride=2)])
     y = g.node("Relu", [g.conv(y, *wb(net.d2), dilation=2)])
     y = g.node("Relu", [g.conv(y, *wb(net.d4), dilation=4)])
-    y = g.node("Relu", [g.node("Add", [g.conv(y, *wb(net.up), stride=2, transpose=True), f])])
+    y = up(y, net.up, f)
+    stride = STRIDE
+    if hasattr(net, "up2"):  # built `fine`
+        y, stride = up(y, net.up2, e), STRIDE // 2
     y = g.node("Relu", [g.conv(y, *wb(net.head))])
     out = g.conv(y, *wb(net.out))
-    return g.encode(out, (1, 5, OUT_H, OUT_W))
+    return g.encode(out, (1, net.out.out_channels, INPUT_H // stride, INPUT_W // stride))
 
 
 def targets(cards: np.ndarray, flip_x: bool = False, flip_y: bool = False,

@@ -23,70 +23,19 @@ import numpy as np
 
 from devices.camera.card_localiser import INPUT_H, INPUT_W, network_input
 from devices.camera.cover_mask import WEIGHTS
-from devices.camera.onnx_writer import Graph
-from devices.camera.training.train_card_localiser import WIDTHS
+from devices.camera.training.train_card_localiser import build, to_onnx
 
 STRIDE = 2  # input pixels per output cell: a hand's edge is placed within 4 view pixels
 OUT_H, OUT_W = INPUT_H // STRIDE, INPUT_W // STRIDE
-FINE_WIDTH = 8  # channels at stride 2, back up from the localiser's stride-4 features
+# The network: the card localiser's (train_card_localiser.build: strides 2 to 8, two dilated
+# convs, back to stride 4) taken one step further up, to stride 2, where the stride-2
+# features are added, then a 3x3 conv of FINE_WIDTH channels and the one output (~45 M
+# multiply-adds a view). The localiser's own stride-4 head, tried first: its edge a cell of
+# 8 view pixels coarse, the mask spilt onto the cards beside the hand, and at 0.5 it refused
+# Piacentine cards there (tune 78,200-78,499).
+FINE_WIDTH = 8
 
 POS_WEIGHT = 2.0  # the cover is rare (a few per cent of a view with a hand): weigh it up
-
-
-def build():  # type: ignore[no-untyped-def]
-    """The card localiser's network (train_card_localiser.build: strides 2 to 8, two
-    dilated convs, back to stride 4) taken one step further up, to stride 2, where the
-    stride-2 features are added, then a 3x3 conv and the one output. (The localiser's own
-    stride-4 head, tried first: its edge a cell of 8 view pixels coarse, the mask spilt
-    over the cards beside the hand, and at 0.5 refused Piacentine cards on tune 78,200-
-    78,499.) ~45 M multiply-adds per view."""
-    import torch
-    from torch import nn
-
-    a, b, c = WIDTHS
-
-    class Net(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.s2 = nn.Conv2d(3, a, 3, 2, 1)
-            self.s4 = nn.Conv2d(a, b, 3, 2, 1)
-            self.s8 = nn.Conv2d(b, c, 3, 2, 1)
-            self.d2 = nn.Conv2d(c, c, 3, 1, 2, dilation=2)
-            self.d4 = nn.Conv2d(c, c, 3, 1, 4, dilation=4)
-            self.up = nn.ConvTranspose2d(c, b, 2, 2)
-            self.up2 = nn.ConvTranspose2d(b, a, 2, 2)
-            self.head = nn.Conv2d(a, FINE_WIDTH, 3, 1, 1)
-            self.out = nn.Conv2d(FINE_WIDTH, 1, 1)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            r = torch.relu
-            e = r(self.s2(x))
-            f = r(self.s4(e))
-            g = r(self.d4(r(self.d2(r(self.s8(f))))))
-            h = r(self.up(g) + f)
-            k = r(self.up2(h) + e)
-            return self.out(r(self.head(k)))
-
-    return Net()
-
-
-def to_onnx(net) -> bytes:  # type: ignore[no-untyped-def]
-    """The network as ONNX bytes (onnx_writer: no onnx package needed)."""
-
-    def wb(m) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
-        return m.weight.detach().numpy(), m.bias.detach().numpy()
-
-    g = Graph((1, 3, INPUT_H, INPUT_W))
-    e = g.node("Relu", [g.conv("input", *wb(net.s2), stride=2)])
-    f = g.node("Relu", [g.conv(e, *wb(net.s4), stride=2)])
-    y = g.node("Relu", [g.conv(f, *wb(net.s8), stride=2)])
-    y = g.node("Relu", [g.conv(y, *wb(net.d2), dilation=2)])
-    y = g.node("Relu", [g.conv(y, *wb(net.d4), dilation=4)])
-    y = g.node("Relu", [g.node("Add", [g.conv(y, *wb(net.up), stride=2, transpose=True), f])])
-    y = g.node("Relu", [g.node("Add", [g.conv(y, *wb(net.up2), stride=2, transpose=True),
-                                       e])])
-    y = g.node("Relu", [g.conv(y, *wb(net.head))])
-    return g.encode(g.conv(y, *wb(net.out)), (1, 1, OUT_H, OUT_W))
 
 
 def load(files: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -159,7 +108,7 @@ def train(images: np.ndarray, covers: np.ndarray, cards: np.ndarray, epochs: int
     torch.set_num_threads(2)
     rng = np.random.default_rng(seed)
     cut = len(images) - max(1, len(images) // 20)
-    net = build()
+    net = build(outputs=1, fine=FINE_WIDTH)
     with torch.no_grad():
         net.out.bias[0] = -3.0  # cover is rare: start near its prior
     size = 16
