@@ -54,25 +54,27 @@ from devices.camera.wide_scenes import (
 from devices.camera.wide_scoring import WideTally, score_wide
 from tests.wide_cards import blanks_weights, both_ways, named_right
 
-# (Every set of options below leaves out the rescue pass, `Options.rescue`, newer than the
-# tests made with them: it names some of their refused cards another way.)
+# (Every set of options below leaves out the rescue pass, `Options.rescue`, and the cover
+# mask, `cover_blanks` and `cover_hides`, newer than the tests made with them: they name some
+# of their refused cards another way, or never make their false card.)
+PRIOR = {"rescue": False, "cover_blanks": False, "cover_hides": False}
 # the localiser's proposals as they were before its turned and fallback cards (2026-11-26),
 # which also find some cards the tests below were written for: those tests judge their own
 # change against the pipeline it was made in (and without the hand's step, `cascade`, the
 # hypotheses moved onto their edges, `edge_snap`, and the search for a French card around its
 # outline, `index_search`, newer)
-EARLIER = Options(rescue=False, localiser_turns=False, localiser_fallback=False, cascade=False,
+EARLIER = Options(**PRIOR, localiser_turns=False, localiser_fallback=False, cascade=False,
                   edge_snap=False, index_search=False)
 # tests of changes made before `learned_on_fit`, `cascade`, `edge_snap` and `index_search`,
 # whose refused cards these name another way
-ONCE = Options(rescue=False, learned_on_fit=False, cascade=False, edge_snap=False,
+ONCE = Options(**PRIOR, learned_on_fit=False, cascade=False, edge_snap=False,
                index_search=False)
 # tests of changes made before `cascade` (the cards a hand's step proposes) and `edge_snap`
 # (hypotheses moved onto their edges), which name their refused cards another way
-UNCASCADED = Options(rescue=False, cascade=False, edge_snap=False)
+UNCASCADED = Options(**PRIOR, cascade=False, edge_snap=False)
 # covered cards judged in the order they were proposed, as before `covered_by_quick`: for tests
 # made before it, whose card its order names either way (or whose false card it never makes)
-FIRST_COME = Options(rescue=False, covered_by_quick=False)
+FIRST_COME = Options(**PRIOR, covered_by_quick=False)
 # the Napoletane classifier's weights before 2026-11-26's (card_classifier.py), which the tests
 # of changes made with them judge those changes with: the newer weights name some of their
 # cards by other paths, with or without the change
@@ -199,8 +201,8 @@ def test_the_felt_is_learnt_from_the_frame_where_green_s_rule_fails() -> None:
     assert felt_mask.looks_green(top_down, rec.thresholds.felt_ratio, rec.thresholds.felt_floor)
     assert cv2.countNonZero(green) > 0.45 * green.size
     assert cv2.countNonZero(rec._view_mask(scene.frame, view)[1]) < 0.1 * green.size
-    scene, on, off = both_ways("piacentine", 47_310, Options(rescue=False),
-                               Options(rescue=False, felt_fallback=False))
+    scene, on, off = both_ways("piacentine", 47_310, Options(**PRIOR),
+                               Options(**PRIOR, felt_fallback=False))
     assert named_right(scene, on, "Ad") and len(on) == 1
     assert off == []
 
@@ -364,7 +366,7 @@ def test_a_covered_card_the_classifier_half_knows_is_fitted_and_named(art: str, 
     of 2026-11-27: those trained on blanks name napoletane 7's card without the fit.)"""
     scene = wide_scene(seed, art, kind)
     weights = {"napoletane": NAPOLETANE_20261127, "piacentine": PIACENTINE_20261127}[art]
-    then = Options(rescue=False, named_hide=False, edge_snap=False)
+    then = Options(**PRIOR, named_hide=False, edge_snap=False)
     now = score_wide(Recognizer(art, kind, options=then,
                                 classifier=weights).recognize(scene.frame, scene.camera),
                      scene.truth)
@@ -814,7 +816,7 @@ def test_a_covered_card_is_fitted_to_the_card_its_index_reads(seed: int, code: s
     index's card, the part that shows fits it best and the index, read again, is sure. (With
     no search around the outline, `index_search`, which finds them either way.)"""
     scene = wide_scene(seed, "french", "french52")
-    then = Options(edge_snap=False, index_search=False)
+    then = Options(**PRIOR, edge_snap=False, index_search=False)
     now = Recognizer("french", "french52", classifier=FRENCH_THEN, options=then).recognize(
         scene.frame, scene.camera)
     before = Recognizer("french", "french52", options=replace(then, index_fit=False),
@@ -884,7 +886,7 @@ def _one_false_card_gone(scene: WideScene, now: Recognizer, before: Recognizer,
 def _without_lookalikes(**options: bool) -> Options:
     """Options with the four look-alike rules off (each refuses several of the false cards
     below), `options` on top: a test of one rule, or of a rule made before them."""
-    return Options(**{"rescue": False, "near_lookalike": False, "lookalike_refit": False,
+    return Options(**{**PRIOR, "near_lookalike": False, "lookalike_refit": False,
                       "judged_lookalike": False, "learned_rival_refit": False,
                       "edge_snap": False, **options})
 
@@ -1024,8 +1026,8 @@ def test_a_covered_french_card_is_searched_for_around_its_outline(kind: str, see
     too far for the pose fit; on its true outline the index reads it at >= 0.99 and the
     classifier at >= 0.97. Searched for as the card its index reads or the classifier
     guesses, a fifth of a width around, it is found and named as its index names a card."""
-    scene, now, before = both_ways("french", seed, Options(index_search=True),
-                                   Options(index_search=False), kind)
+    scene, now, before = both_ways("french", seed, Options(**PRIOR, index_search=True),
+                                   Options(**PRIOR, index_search=False), kind)
     assert named_right(scene, now, code) and not named_right(scene, before, code)
     assert score_wide(now, scene.truth).false == 0 == score_wide(before, scene.truth).false
 
@@ -1101,7 +1103,7 @@ def test_a_card_refused_before_it_was_told_apart_still_has_its_look_alike_asked(
     weights do not name it.)"""
     assert 9_323_648 >= HELD_OUT_SEED_BASE
     weights = blanks_weights("napoletane")  # (the newer weights do not name the 6 either way)
-    one_way = Options(rescue=False, lookalike_both_ways=False)
+    one_way = Options(**PRIOR, lookalike_both_ways=False)
     _one_false_card_gone(wide_scene(9_323_648, "napoletane"),
                          Recognizer("napoletane", classifier=weights, options=one_way),
                          Recognizer("napoletane", options=replace(
@@ -1159,7 +1161,7 @@ def test_a_pose_fit_that_judges_the_card_worse_is_not_kept() -> None:
     king beside her named, nothing false. (With the weights of then, 2026-11-27's: those
     trained on blanks name the queen either way.)"""
     scene = wide_scene(24730, "napoletane")
-    then = Options(rescue=False)
+    then = Options(**PRIOR)
     now = score_wide(Recognizer("napoletane", options=then, classifier=NAPOLETANE_20261127)
                      .recognize(scene.frame, scene.camera), scene.truth)
     before = score_wide(Recognizer("napoletane", options=replace(then, keep_better_fit=False),
@@ -1228,9 +1230,9 @@ def test_a_covered_card_refitted_to_the_classifiers_card_is_put_to_it_again(
     surely, and the classifier, asked again on the fitted outline with that card expected,
     names it at 0.99 (`learned_on_fit`): named, nothing false."""
     scene = wide_scene(seed, "napoletane")
-    now = Recognizer("napoletane", options=Options(rescue=False, edge_snap=False)).recognize(
+    now = Recognizer("napoletane", options=Options(**PRIOR, edge_snap=False)).recognize(
         scene.frame, scene.camera)
-    before = Recognizer("napoletane", options=Options(rescue=False, learned_on_fit=False,
+    before = Recognizer("napoletane", options=Options(**PRIOR, learned_on_fit=False,
                                                       edge_snap=False)).recognize(
         scene.frame, scene.camera)
     assert code in {d.code for d in now} and code not in {d.code for d in before}
@@ -1256,7 +1258,8 @@ def test_a_card_doubted_on_one_outline_is_not_named_from_another() -> None:
     not.)"""
     scene = wide_scene(26_770, "piacentine")
     weights = blanks_weights("piacentine")  # (the newer weights: test_rival_doubts below)
-    alone = Options(rival_doubts=False, lookalike_both_ways=False)  # (rival_doubts: newer)
+    # (rival_doubts: newer)
+    alone = Options(**PRIOR, rival_doubts=False, lookalike_both_ways=False)
     _one_false_card_gone(scene, Recognizer("piacentine", classifier=weights, options=alone),
                          _ForgetsDoubts("piacentine", classifier=weights, options=alone), "6c")
 
@@ -1318,8 +1321,8 @@ def test_a_cascades_card_read_surely_both_ways_and_fitting_best_is_kept() -> Non
     judge's best fit there is the 6 too. With no index to read, both readings and the fit
     agreeing keep it (`learned_outweighs_yield`); the false 7 of coins that rule is for
     (napoletane 9316142, above) is read at 0.957."""
-    scene, on, off = both_ways("piacentine", 53_357, Options(rescue=False),
-                               Options(rescue=False, learned_outweighs_yield=False))
+    scene, on, off = both_ways("piacentine", 53_357, Options(**PRIOR),
+                               Options(**PRIOR, learned_outweighs_yield=False))
     assert named_right(scene, on, "6d")
     assert not named_right(scene, off, "6d")
     assert len(on) == len(off) + 1
@@ -1331,8 +1334,8 @@ def test_a_card_the_classifier_reads_so_both_ways_up_is_told_from_its_lookalike(
     look-alike, the 4, differs little where it shows, and the classifier reads the 5 at
     0.91 (0.985 turned half round), under `near_lookalike_prob` (0.96), so `judged_unsure`
     refused it. Both readings at `lookalike_both_ways_prob` (0.9) name it."""
-    scene, on, off = both_ways("napoletane", 43_367, Options(rescue=False),
-                               Options(rescue=False, lookalike_both_ways=False))
+    scene, on, off = both_ways("napoletane", 43_367, Options(**PRIOR),
+                               Options(**PRIOR, lookalike_both_ways=False))
     assert named_right(scene, on, "5d")
     assert not named_right(scene, off, "5d")
     assert len(on) == len(off) + 1
@@ -1342,8 +1345,8 @@ def test_a_covered_card_the_classifier_reads_so_both_ways_up_is_not_doubted() ->
     """Tune napoletane 43,286: a 6 of cups 60% showing, whose look-alike (the 7) differs
     little where it shows; the classifier names it at 0.95 (0.99 turned), under
     `near_lookalike_prob`, so `_lookalike_unsure` refused it (the covered cards' flow)."""
-    scene, on, off = both_ways("napoletane", 43_286, Options(rescue=False),
-                               Options(rescue=False, lookalike_both_ways=False))
+    scene, on, off = both_ways("napoletane", 43_286, Options(**PRIOR),
+                               Options(**PRIOR, lookalike_both_ways=False))
     assert named_right(scene, on, "6c")
     assert not named_right(scene, off, "6c")
 
@@ -1354,7 +1357,7 @@ def test_a_card_fitted_to_the_classifiers_lookalike_is_not_named_so() -> None:
     (`_refit_to_learned`) the judge takes it for a 7 and the classifier reads a 7 at 0.976:
     named, a false card. The judge fitted the look-alike best before the fit moved a few
     pixels of outline: doubted (`fit_lookalike_doubts`)."""
-    then = Options(rescue=False)
+    then = Options(**PRIOR)
     _one_false_card_gone(wide_scene(44_354, "piacentine"), Recognizer("piacentine", options=then),
                          Recognizer("piacentine",
                                     options=replace(then, fit_lookalike_doubts=False)), "7c")
@@ -1448,9 +1451,9 @@ def test_a_card_only_the_classifier_names_must_read_so_turned_half_round() -> No
     refused, the other cards as before."""
     assert 9_353_167 >= HELD_OUT_SEED_BASE
     _one_false_card_gone(wide_scene(9_353_167, "piacentine", "italian40"),
-                         Recognizer("piacentine", "italian40"),
+                         Recognizer("piacentine", "italian40", options=Options(**PRIOR)),
                          Recognizer("piacentine", "italian40",
-                                    options=Options(learned_turned=False)), "5c")
+                                    options=Options(**PRIOR, learned_turned=False)), "5c")
 
 
 def test_a_french_card_the_classifier_names_is_confirmed_by_its_index_not_turned() -> None:
