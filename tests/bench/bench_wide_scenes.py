@@ -15,6 +15,26 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
+Held-out report, 2026-11-29 (thirty-seventh session): the cover mask (cover_mask.py, a small
+network marking the dealer's hand and chip stacks on the view; `Options.cover_blanks` blanks it
+in the classifier's crops, `cover_hides` hides its cells from the partial judge) on and off,
+2,000 scenes a deck, seeds 9,363,800-9,365,799, never run before, code 326f55a, two runs side
+by side (the French pair beside a test run: their ms are high):
+
+    .venv/bin/python -m tests.bench.bench_wide_scenes --first-seed 9363800 --scenes 2000 \
+        --no-baseline --modes calibrated --ab cover_blanks,cover_hides --decks napoletane
+
+    deck        shipped (cover on)          false   off                         false
+    napoletane  98.30% (5560/5656) 52.7 ms  1       98.11% (5549/5656) 48.9 ms  1
+    piacentine  97.82% (5387/5507) 53.7 ms  1       97.64% (5377/5507) 49.8 ms  1
+    french40    98.97% (5458/5515) 90.0 ms  0       98.95% (5457/5515) 84.6 ms  0
+    french52    98.70% (5631/5705) 91.3 ms  0       98.69% (5630/5705) 84.9 ms  0
+
+Together 98.45% (22,036/22,383) against 98.35%: 23 cards more, no false card added, +8% ms
+a still. Neither goal is met. Cards 45-55% showing: 408/480, 363/450, 423/461, 440/491
+(off: 404, 358, 423, 439). The false cards (napoletane 9,364,576, a 5 of cups; piacentine
+9,365,535, a 6 of cups) are the pipeline's without the mask as well.
+
 Held-out report, 2026-11-29 (thirty-sixth session): `Options.blank_outside` (the classifier's
 crop of a card lying across the frame's edge blanked beyond it) on and off, 2,000 scenes a
 deck, seeds 9,361,300-9,363,299, never run before, code 9c1cb36, two runs side by side:
