@@ -35,6 +35,17 @@ a still. Neither goal is met. Cards 45-55% showing: 408/480, 363/450, 423/461, 4
 (off: 404, 358, 423, 439). The false cards (napoletane 9,364,576, a 5 of cups; piacentine
 9,365,535, a 6 of cups) are the pipeline's without the mask as well.
 
+Looked at on tune only (thirty-seventh session):
+- The cover mask's upper bound: the generator's own cover (its label image, warped into the
+  view) given as the mask, tune 78,200-78,499 calibrated, both switches: napoletane 798 against
+  795 of 819, piacentine 811 against 810 of 835 (blanking alone 797 and 810, hiding alone 796
+  and 810). The learned mask at 0.8 reaches 797 and 810; at 0.5, 796 and 810; the first,
+  stride-4 network at 0.5 lost 2 Piacentine cards beside the hand (its edge spilt onto them).
+- The rescue pass (Options.rescue, off) with the cover mask on: tune 79,000-79,499, napoletane
+  1,385 against 1,382 of 1,399, piacentine 1,407 against 1,404 of 1,428, 0 false; 79,500-80,499,
+  2,738 against 2,719 of 2,763 and 2,808 against 2,792 of 2,851, with 1 false card each
+  (napoletane 80,121 a 5 of coins, piacentine 80,049 a 6 of cups): it stays off.
+
 Held-out report, 2026-11-29 (thirty-sixth session): `Options.blank_outside` (the classifier's
 crop of a card lying across the frame's edge blanked beyond it) on and off, 2,000 scenes a
 deck, seeds 9,361,300-9,363,299, never run before, code 9c1cb36, two runs side by side:
