@@ -60,18 +60,22 @@ class CoverMask(ThreadNets):
 
     def covered(self, view: np.ndarray, min_prob: float = 0.5) -> np.ndarray:
         """Where something covers the table in a top-down view (BGR uint8): uint8 0/1 of the
-        view's size. The cells' logits are brought up to the view bilinearly, so the mask's
-        edge falls between cells."""
-        small = view_input_image(view)
-        z = self.logits(small)
-        h, w = view.shape[:2]
+        view's size."""
+        z = self.logits(view_input_image(view))
         cell = round(INPUT_W * VIEW_PER_INPUT / z.shape[1])  # view pixels per output cell
-        up = cv2.resize(z, (z.shape[1] * cell, z.shape[0] * cell),
-                        interpolation=cv2.INTER_LINEAR)[:h, :w]
-        limit = float(np.log(min_prob / (1.0 - min_prob)))
-        out = np.zeros((h, w), np.uint8)
-        out[:up.shape[0], :up.shape[1]] = up > limit
-        return out
+        return mask_from_logits(z, cell, view.shape[:2], min_prob).astype(np.uint8)
+
+
+def mask_from_logits(z: np.ndarray, cell: int, shape: tuple[int, ...],
+                     min_prob: float) -> np.ndarray:
+    """The network's cells' logits (H, W) as a mask of `shape` (bool; its pixels `cell` to a
+    cell), covered where at least `min_prob` sure. The logits are brought up bilinearly, so
+    the mask's edge falls between cells (the trainer measures the mask so too)."""
+    up = cv2.resize(z, (z.shape[1] * cell, z.shape[0] * cell), interpolation=cv2.INTER_LINEAR)
+    out = np.zeros(shape[:2], bool)
+    h, w = min(up.shape[0], out.shape[0]), min(up.shape[1], out.shape[1])
+    out[:h, :w] = up[:h, :w] > float(np.log(min_prob / (1.0 - min_prob)))
+    return out
 
 
 @cache

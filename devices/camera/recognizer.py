@@ -1412,8 +1412,10 @@ class Recognizer:
     def _rescue_crop(self, frame: np.ndarray, view: TableView, owned: np.ndarray,
                      quad: np.ndarray) -> tuple[float, np.ndarray]:
         """The share of the hypothesis that cards named cover, and what the rescue verifier
-        reads of it: its crop blanked as the classifier's (`_blanked`). One warp for both,
-        and one definition for the pass and its training crops (training/rescue_crops.py)."""
+        reads of it: its crop blanked where cards named lie, as the classifier's (`_blanked`),
+        but not under the cover mask (Options.cover_blanks: the verifier was trained before
+        it). One warp for both, and one definition for the pass and its training crops
+        (training/rescue_crops.py)."""
         on_named = _canonical_share(owned, _in_view(view, quad))
         return float(on_named.mean()), self._crop(frame, quad, self._blanked(on_named))
 

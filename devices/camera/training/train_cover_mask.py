@@ -18,11 +18,10 @@ import argparse
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from devices.camera.card_localiser import INPUT_H, INPUT_W, network_input
-from devices.camera.cover_mask import WEIGHTS
+from devices.camera.cover_mask import WEIGHTS, mask_from_logits
 from devices.camera.training.train_card_localiser import build, to_onnx
 
 STRIDE = 2  # input pixels per output cell: a hand's edge is placed within 4 view pixels
@@ -74,7 +73,7 @@ def batch(images: np.ndarray, covers: np.ndarray, idx: np.ndarray,
 
 def evaluate(net, images: np.ndarray, covers: np.ndarray,  # type: ignore[no-untyped-def]
              cards: np.ndarray) -> str:
-    """At the halved view's pixels (the logits brought up bilinearly, as CoverMask does),
+    """At the halved view's pixels (cover_mask.mask_from_logits, as CoverMask reads them),
     at 0.5: the share of covered pixels found, of card pixels flagged, of felt flagged."""
     import torch
 
@@ -83,9 +82,7 @@ def evaluate(net, images: np.ndarray, covers: np.ndarray,  # type: ignore[no-unt
     with torch.no_grad():
         for i in range(len(images)):
             z = net(torch.from_numpy(network_input(images[i]))).numpy()[0, 0]
-            h, w = covers[i].shape
-            up = cv2.resize(z, (OUT_W * STRIDE, OUT_H * STRIDE),
-                            interpolation=cv2.INTER_LINEAR)[:h, :w] > 0
+            up = mask_from_logits(z, STRIDE, covers[i].shape, 0.5)
             truth = covers[i] > 127
             found += int((up & truth).sum())
             covered += int(truth.sum())
