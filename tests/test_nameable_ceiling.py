@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from devices.camera.telling import CEIL_H, CEIL_W, telling_pixels, visible_mask
-from devices.camera.wide_scenes import labelled_wide_scene
+from devices.camera.telling import CEIL_H, CEIL_W, telling_pixels
+from devices.camera.wide_scenes import labelled_wide_scene, visible_mask
 from studio.cards import DeckArt, DeckKind
 
 NAPOLETANE = (DeckArt.NAPOLETANE, DeckKind.ITALIAN_40)

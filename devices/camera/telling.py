@@ -1,9 +1,11 @@
 """How much of what shows of a card tells it from every other card of its deck: the pixels of
-its truly visible part (the wide generator's label image) on which another card, either way
-up, differs visibly on the clean scans. A card told apart by no pixel cannot be named by any
-method from what shows (a Napoletane 7 of cups whose middle cup lies under the next card is a
-6 there). Used by tests/bench/nameable_ceiling.py (the ceiling of what can be named) and by the
-card classifier's training crops (training/crops.py: such a crop is labelled no card).
+its visible part on which another card, either way up, differs visibly on the clean scans. A
+card told apart by no pixel cannot be named by any method from what shows (a Napoletane 7 of
+cups whose middle cup lies under the next card is a 6 there). Used by the recogniser, on what
+it sees of a covered card (Options.telling_check: such a card is not named), by
+tests/bench/nameable_ceiling.py on its truly visible part (wide_scenes.visible_mask: the
+ceiling of what can be named) and by the card classifier's training crops
+(training/crops.py: such a crop is labelled no card).
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import cv2
 import numpy as np
 
 from devices.camera.render import prepared_card
-from devices.camera.wide_scenes import LABEL_SCALE
 from studio.cards import DeckArt, DeckKind, deck
 
 CEIL_W, CEIL_H = 80, 120  # about the size a card has in a 1280x720 frame
@@ -23,7 +24,6 @@ CEIL_W, CEIL_H = 80, 120  # about the size a card has in a 1280x720 frame
 BLUR = 2.0
 DIFF = 0.3
 SHIFT = 2  # pixels: how far apart two scans may draw the same thing
-_CORNERS = np.float32([[0, 0], [CEIL_W, 0], [CEIL_W, CEIL_H], [0, CEIL_H]])
 
 
 @cache
@@ -40,27 +40,42 @@ def faces(art: DeckArt, kind: DeckKind) -> tuple[list[str], np.ndarray]:
     return codes, np.stack(out)
 
 
-def visible_mask(labels: np.ndarray, label: int, quad: np.ndarray) -> np.ndarray:
-    """Card `label`'s pixels on top in the scene, on its face (CEIL_H x CEIL_W, bool)."""
-    to_face = cv2.getPerspectiveTransform(np.float32(quad) / LABEL_SCALE, _CORNERS)
-    on_top = (labels == label).astype(np.uint8)
-    return cv2.warpPerspective(on_top, to_face, (CEIL_W, CEIL_H), flags=cv2.INTER_NEAREST,
-                               borderValue=0) > 0
+@cache
+def _padded(art: DeckArt, kind: DeckKind) -> np.ndarray:
+    """Every face of `faces` as bytes, wrapped SHIFT pixels round each side for its shifts,
+    with a fourth channel of zeros so that a pixel's four bytes read as one word:
+    [card * turn, H + 2 SHIFT, W + 2 SHIFT, 4] (uint8)."""
+    _, all_faces = faces(art, kind)
+    n, turns, h, w, _ = all_faces.shape
+    wrapped = np.pad(all_faces.reshape(n * turns, h, w, 3),
+                     ((0, 0), (SHIFT, SHIFT), (SHIFT, SHIFT), (0, 0)), mode="wrap")
+    out = np.zeros(wrapped.shape[:-1] + (4,), np.uint8)
+    out[..., :3] = np.round(wrapped * 255.0)
+    return out
 
 
 @cache
-def gaps(code: str, art: DeckArt, kind: DeckKind) -> np.ndarray:
-    """How far each pixel of `code`'s face is from the nearest match within SHIFT pixels on
-    every card of the deck either way up: two scans of the same pip lie a pixel or two apart,
-    which no camera tells from no difference. [card, turn, H, W] (float16)"""
+def telling_map(code: str, art: DeckArt, kind: DeckKind) -> np.ndarray:
+    """Where each card of the deck, either way up, differs visibly from `code`'s face: no
+    channel within DIFF of it at any shift within SHIFT pixels (two scans of the same pip lie
+    a pixel or two apart, which no camera tells from no difference). [card, turn, H, W]
+    (bool). In bytes, so that the recogniser can ask it of a card it names (about 30 ms a
+    card, once): a difference of exactly DIFF may round either way."""
     codes, all_faces = faces(art, kind)
-    own = all_faces[codes.index(code), 0]
-    gap = np.full(all_faces.shape[:-1], np.inf, np.float32)
+    n, turns, h, w, _ = all_faces.shape
+    padded = _padded(art, kind)
+    own = padded[codes.index(code) * turns, SHIFT:SHIFT + h, SHIFT:SHIFT + w]
+    own = np.ascontiguousarray(np.broadcast_to(own, (n * turns, h, w, 4))).reshape(-1, w * 4)
+    limit = int(DIFF * 255.0)
+    differs = np.ones((n * turns, h, w), bool)
     for dy in range(-SHIFT, SHIFT + 1):
         for dx in range(-SHIFT, SHIFT + 1):
-            moved = np.roll(all_faces, (dy, dx), axis=(2, 3))
-            gap = np.minimum(gap, np.abs(moved - own).max(axis=-1))
-    return gap.astype(np.float16)
+            moved = np.ascontiguousarray(padded[:, SHIFT - dy:SHIFT - dy + h,
+                                                SHIFT - dx:SHIFT - dx + w])
+            far = cv2.absdiff(moved.reshape(-1, w * 4), own)
+            cv2.threshold(far, limit, 255, cv2.THRESH_BINARY, dst=far)
+            differs &= far.reshape(n * turns, h, w, 4).view(np.uint32)[..., 0] != 0
+    return differs.reshape(n, turns, h, w)
 
 
 def telling_pixels(code: str, mask: np.ndarray, art: DeckArt, kind: DeckKind) -> int:
@@ -68,6 +83,6 @@ def telling_pixels(code: str, mask: np.ndarray, art: DeckArt, kind: DeckKind) ->
     `code`."""
     codes, _ = faces(art, kind)
     i = codes.index(code)
-    counts = ((gaps(code, art, kind) > DIFF) & mask).reshape(len(codes), 2, -1).sum(axis=-1)
+    counts = (telling_map(code, art, kind) & mask).reshape(len(codes), 2, -1).sum(axis=-1)
     counts[i] = np.iinfo(counts.dtype).max  # itself, either way up
     return int(counts.min())

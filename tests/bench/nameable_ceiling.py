@@ -31,8 +31,8 @@ import argparse
 from collections import Counter
 
 from devices.camera.recognizer import Recognizer
-from devices.camera.telling import telling_pixels, visible_mask
-from devices.camera.wide_scenes import _kinds, labelled_wide_scene
+from devices.camera.telling import telling_pixels
+from devices.camera.wide_scenes import _kinds, labelled_wide_scene, visible_mask
 from devices.camera.wide_scoring import inside
 from tests.bench.bench_wide_scenes import DECKS
 

@@ -15,13 +15,14 @@ import numpy as np
 from devices.camera.card_classifier import OTHER, canonical_crop
 from devices.camera.recognizer import order_quad
 from devices.camera.scoring import quad_distance
-from devices.camera.telling import telling_pixels, visible_mask
+from devices.camera.telling import telling_pixels
 from devices.camera.templates import BACK
 from devices.camera.wide_scenes import (
     HELD_OUT_SEED_BASE,
     SEEN_WHOLE,
     WideScene,
     labelled_wide_scene,
+    visible_mask,
 )
 from studio.cards import DeckArt, DeckKind
 
