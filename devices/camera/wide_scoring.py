@@ -52,6 +52,7 @@ class WideTally(Tally):
     scenes: int = 0
     perfect: int = 0  # scenes with every expected card named, nothing false nor twice
     twice: int = 0
+    twice_examples: list[str] = field(default_factory=list)  # code@x,y, as false_examples
     bands: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -65,6 +66,7 @@ class WideTally(Tally):
             self.perfect += other.perfect
             self.twice += other.twice
             self.false_examples = (self.false_examples or []) + (other.false_examples or [])
+            self.twice_examples = self.twice_examples + other.twice_examples
             for name, (right, expected) in other.bands.items():
                 mine = self.bands.setdefault(name, [0, 0])
                 mine[0] += right
@@ -90,6 +92,7 @@ def score_wide(detections: list[Detection], truth: list[WideTruth]) -> WideTally
             tally.false_examples.append(f"{d.code}@{d.center[0]:.0f},{d.center[1]:.0f}")
         elif not free:
             tally.twice += 1
+            tally.twice_examples.append(f"{d.code}@{d.center[0]:.0f},{d.center[1]:.0f}")
         else:
             named.add(min(free, key=lambda j: float(
                 np.linalg.norm(truth[j].quad.mean(axis=0) - np.asarray(d.center)))))

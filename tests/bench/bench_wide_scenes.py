@@ -1359,6 +1359,7 @@ def bench(deck: str, scenes: int, first_seed: int, modes: list[str],
                 run.ms.append((time.perf_counter() - t0) * 1000)
                 tally = score_wide(found, scene.truth)
                 tally.false_examples = [f"{seed}:{x}" for x in tally.false_examples]
+                tally.twice_examples = [f"{seed}:{x}" for x in tally.twice_examples]
                 run.tally.add(tally)
     return runs
 
@@ -1415,6 +1416,8 @@ def main() -> None:
             print("    right by visible share:", run.tally.bands_line(), flush=True)
             if run.tally.false_examples and name.startswith("current"):
                 print("    false:", ", ".join(run.tally.false_examples[:8]))
+            if run.tally.twice_examples and name.startswith("current"):
+                print("    twice:", ", ".join(run.tally.twice_examples[:8]))
 
 
 if __name__ == "__main__":
