@@ -14,8 +14,9 @@ from devices.camera.card_classifier import OTHER, CardClassifier, card_verifier
 from devices.camera.recognizer import Options, Recognizer, Thresholds
 from devices.camera.scoring import inside
 from devices.camera.templates import BACK
-from devices.camera.training.rescue_crops import rescue_crops, truth_label
+from devices.camera.training.rescue_crops import _Recording, rescue_crops, truth_label
 from devices.camera.wide_scenes import WideTruth, wide_scene
+from devices.camera.wide_scoring import score_wide
 from tests.wide_cards import both_ways, named_right
 
 DATA = Path(__file__).parent / "data"
@@ -99,3 +100,46 @@ def test_no_rescue_under_a_guessed_pose() -> None:
     rec = Recognizer("piacentine", "italian40", options=RESCUE)
     rec._under_guess(scene.frame, scene.camera)
     assert rec._rescuing() and rec._guessing is not None and not rec._guessing._rescuing()
+
+
+def test_the_training_crops_are_the_crops_the_pass_reads() -> None:
+    """The verifier's training crops (rescue_crops) are cut as the pass cuts them, blanked
+    where the cards named lie: every crop the pass reads on tune scenes is among them."""
+
+    class Reading(Recognizer):
+        read: list[np.ndarray]
+
+        def _rescue_crop(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            share, crop = super()._rescue_crop(*args, **kwargs)
+            self.read.append(crop)
+            return share, crop
+
+    rec = Reading("piacentine", "italian40", options=RESCUE)
+    recording = _Recording("piacentine", "italian40")
+    blanked = 0
+    for seed in range(64_790, 64_800):
+        scene = wide_scene(seed, "piacentine", "italian40")
+        rec.read, recording.seen = [], []
+        rec.recognize(scene.frame, scene.camera)
+        recording.recognize(scene.frame, scene.camera)
+        for crop in rec.read:
+            assert any(np.array_equal(crop, seen) for seen, _ in recording.seen)
+            blanked += int((crop == 0).all(axis=-1).sum() > 20)
+    assert blanked  # (so that a crop cut without the blanks would differ)
+
+
+def test_rescue_names_no_card_twice() -> None:
+    """Tune piacentine 86,575: the verifier reads an outline half a card's width from a 7 of
+    diamonds named already as a 7 of diamonds, both ways up: not named again
+    (Thresholds.rescue_same_apart), where without that bar the card is named twice."""
+    scene = wide_scene(86_575, "piacentine", "italian40")
+    found = {apart: Recognizer("piacentine", "italian40", options=RESCUE,
+                               thresholds=Thresholds(rescue_same_apart=apart)).recognize(
+                                   scene.frame, scene.camera)
+             for apart in (Thresholds().rescue_same_apart, 0.0)}
+    seven = next(t for t in scene.truth if t.code == "7d" and t.counts)
+    assert score_wide(found[0.0], scene.truth).twice == 1
+    tally = score_wide(found[Thresholds().rescue_same_apart], scene.truth)
+    assert tally.twice == 0 and tally.false == 0
+    assert [d for d in found[Thresholds().rescue_same_apart] if d.code == "7d"
+            and inside(seven, d.center)]

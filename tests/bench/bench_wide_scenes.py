@@ -3,7 +3,8 @@ deck, calibrated and uncalibrated, today's recogniser (the baseline) beside the 
 
     .venv/bin/python -m tests.bench.bench_wide_scenes [--scenes N] [--split held-out|tune]
         [--decks napoletane,piacentine,french40,french52] [--modes calibrated,uncalibrated]
-        [--ab OPTION[,OPTION]]  (also the current recogniser with those switches flipped)
+        [--ab OPTION[,OPTION] ...]  (also the current recogniser with those switches flipped;
+                                     repeatable: one recogniser each)
         [--ab-classifier DIR]  (... and with DIR's card_classifier_<art>.npz where it has one:
                                 one A/B recogniser, e.g. the session's start)
         [--ab-threshold NAME=VALUE ...]  (... and with these Thresholds values)
@@ -1372,9 +1373,10 @@ def main() -> None:
     parser.add_argument("--modes", default="calibrated,uncalibrated")
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--first-seed", type=int, default=None)
-    parser.add_argument("--ab", default=None, metavar="OPTION[,OPTION]",
+    parser.add_argument("--ab", action="append", default=[], metavar="OPTION[,OPTION]",
                         help="also run the current recogniser with these Options switches "
-                             "flipped (A/B in the same run, e.g. localiser)")
+                             "flipped (A/B in the same run, e.g. localiser); repeatable, "
+                             "one recogniser each")
     parser.add_argument("--ab-classifier", type=Path, default=None, metavar="DIR",
                         help="... and with the classifier weights DIR/card_classifier_<art>.npz "
                              "where DIR has them (weights trained anew, or the ones before)")
@@ -1392,9 +1394,9 @@ def main() -> None:
     for deck in args.decks.split(","):
         art, kind = DECKS[deck]
         recs = {"current": Recognizer(art, kind)}
-        if args.ab or args.ab_classifier or args.ab_threshold:
-            # one recogniser: the switches flipped, other thresholds, other weights
-            switches = args.ab.split(",") if args.ab else []
+        for ab in args.ab or ([""] if args.ab_classifier or args.ab_threshold else []):
+            # one recogniser each: the switches flipped, other thresholds, other weights
+            switches = ab.split(",") if ab else []
             flips = {name: not getattr(Options(), name) for name in switches}
             values = threshold_values(args.ab_threshold)
             name = "current " + " ".join(

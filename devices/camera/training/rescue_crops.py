@@ -22,13 +22,14 @@ then train_card_classifier --crops rescue.npz ... --init <the shipped classifier
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from devices.camera.card_classifier import OTHER
-from devices.camera.recognizer import Recognizer
+from devices.camera.recognizer import Candidate, Recognizer
 from devices.camera.scoring import quad_distance
 from devices.camera.table_view import CardRect, TableView
 from devices.camera.templates import BACK
@@ -51,9 +52,10 @@ class _Recording(Recognizer):
     def _rescuing(self) -> bool:
         return True
 
-    def _rescued(self, frame: np.ndarray, view: TableView,  # type: ignore[override]
-                 refused: list[tuple[CardRect, np.ndarray]], *rest: object) -> list:
-        owned = rest[-2]
+    def _rescued(self, frame: np.ndarray, view: TableView,
+                 refused: list[tuple[CardRect, np.ndarray]], accepted: list[np.ndarray],
+                 taken: Callable[[CardRect], bool], owned: np.ndarray, claimed: np.ndarray,
+                 named: list[Candidate], cover: np.ndarray | None = None) -> list[Candidate]:
         for _, quad in refused:
             self.seen.append((self._rescue_crop(frame, view, owned, quad)[1], quad))
         return []
