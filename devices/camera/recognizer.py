@@ -657,7 +657,14 @@ class Options:
     # training/rescue_crops.truth_label; Thresholds.rescue_prob 0.7), on fresh held-out
     # 9,359,300-9,361,299: napoletane 5,547 against 5,523 of 5,635 and piacentine 5,497
     # against 5,467 of 5,615, with 1 false piacentine card more (9,361,178, a 6 of cups on an
-    # outline 0.16 of a width off a 7 of cups 53% showing, read 0.73 and 0.76): still off
+    # outline 0.16 of a width off a 7 of cups 53% showing, read 0.73 and 0.76): still off.
+    # With the telling check (Thresholds.rescue_min_telling_pixels) and no code twice
+    # (rescue_same_apart), tune 81,700-86,699 (4,000 scenes): napoletane +66 cards, no false
+    # card added; piacentine +53, one (85,411, a 6 of cups on a 7 of cups 47% showing). Fresh
+    # held-out 9,366,300-9,368,299: napoletane 5,590 against 5,553 of 5,670, piacentine
+    # 5,481 against 5,447 of 5,601, but a false card more each (9,367,302, a 3 of coins on an
+    # outline across a 6 of batons and a 2 of coins; 9,368,068, a 6 of cups on a 7 of cups
+    # whose middle cup lies under another 7 not named): still off
     rescue: bool = False
     # the classifier's crop of a card lying partly beyond the frame's edge is blanked there,
     # as where it lies on cards named (learned_blanks_named): the warp's black is not the
@@ -697,7 +704,10 @@ class Options:
     # other 56% showing, its top half under the hand, told apart by none on its true visible
     # part either: named by luck) and for 1 of 2 false ones. Tune 81,700-82,699 calibrated,
     # napoletane and piacentine: the same cards named, +4% ms a still (each card's map is
-    # made once, about 30 ms)
+    # made once, about 30 ms). Held-out 9,366,300-9,368,299 (after its report): napoletane
+    # 5,553 against 5,554 of 5,670, piacentine 5,447 of 5,601 either way, no false card
+    # caught nor added; uncalibrated 9,368,300-9,368,799 the same cards; live deals
+    # 9,100,809-823 the same, 1.04-1.05x ms a frame
     telling_check: bool = True
     # ... and not where the partial judge fitted its near look-alike best before the fit: a
     # Piacentine 6 of cups 39% showing, judged a 6, the classifier 0.9 for a 7; fitted to

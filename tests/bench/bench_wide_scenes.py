@@ -16,6 +16,29 @@ cards also a corner index), false cards, scenes fully right, mean and p95 ms per
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
 
+Held-out report, 2026-11-29 (thirty-eighth session): the telling check (`Options.telling_check`:
+a covered Italian card is named only where what shows of it, from the cards named, the cover
+mask and the frame's edge, tells it from every other card on the clean scans; telling.py), and
+the rescue pass with it (still off), 2,000 scenes a deck, seeds 9,366,300-9,368,299, never run
+before, code 1c42228, three recognisers in one run (`--ab` twice), the two decks side by side:
+
+    .venv/bin/python -m tests.bench.bench_wide_scenes --first-seed 9366300 --scenes 2000 \
+        --no-baseline --modes calibrated --ab rescue --ab telling_check --decks napoletane
+
+    deck        shipped (check on)          false   rescue on           false   check off  false
+    napoletane  97.94% (5553/5670) 59.7 ms  1       98.59% (5590), 62.5 2       5554       1
+    piacentine  97.25% (5447/5601) 61.1 ms  0       97.86% (5481), 64.7 1       5447       0
+
+The check changed one card (a Napoletane card it refused, named without it) and caught no false
+card; +4% ms. The shipped false card (9,367,977, a 2 of cups) is named either way. The rescue's
+new ones: napoletane 9,367,302, a 3 of coins on an outline across a 6 of batons and a 2 of coins
+76% showing (itself missed); piacentine 9,368,068, a 6 of cups on a 7 of cups 53% showing whose
+middle cup lies under a second 7 not named (no estimate from the cards named sees that cover).
+Two scenes a deck name a card twice, in every arm. French is untouched by this code (both are
+Italian only). Uncalibrated, seeds 9,368,300-9,368,799 (500 a deck, never run before, check on
+and off): napoletane 94.73% (1330/1404), 1 false (9,368,659, a 6 of coins), piacentine 93.45%
+(1384/1481), 1 false (9,368,416, a 6 of cups), the same cards either way.
+
 Held-out report, 2026-11-29 (thirty-seventh session): the cover mask (cover_mask.py, a small
 network marking the dealer's hand and chip stacks on the view; `Options.cover_blanks` blanks it
 in the classifier's crops, `cover_hides` hides its cells from the partial judge) on and off,
