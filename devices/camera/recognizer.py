@@ -80,7 +80,7 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -1180,9 +1180,16 @@ def _apart(a: CardRect, b: CardRect, pixels: float) -> bool:
 def _doubted_at(doubted: list[tuple[np.ndarray, str]], quad: np.ndarray, label: str) -> bool:
     """Card `label` was doubted on an outline whose centre lies within a quarter of a card's
     width of `quad`'s: another outline of it is a second try at the same evidence."""
+    return _code_near(doubted, quad, label, 0.25)
+
+
+def _code_near(outlines: Iterable[tuple[np.ndarray, str]], quad: np.ndarray, label: str,
+               widths: float) -> bool:
+    """One of the (image quad, code) `outlines` is card `label` with its centre less than
+    `widths` card widths (`quad`'s) from `quad`'s centre."""
     width = float(np.linalg.norm(quad[1] - quad[0]))
     return any(code == label and float(np.linalg.norm(seen.mean(axis=0) - quad.mean(axis=0)))
-               < 0.25 * width for seen, code in doubted)
+               < widths * width for seen, code in outlines)
 
 
 def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
@@ -1453,11 +1460,9 @@ class Recognizer:
             if self._untold(frame, view, cand, owned, cover,
                             self.thresholds.rescue_min_telling_pixels):
                 continue  # what shows is too nearly another card's for a network alone
-            width = float(np.linalg.norm(quad[1] - quad[0]))
-            if any(c.label == guessed and float(np.linalg.norm(
-                    c.quad.mean(axis=0) - quad.mean(axis=0))) <
-                    self.thresholds.rescue_same_apart * width for c in named):
-                continue
+            if _code_near(((c.quad, c.label) for c in named), quad, guessed,
+                          self.thresholds.rescue_same_apart):
+                continue  # named already: this outline lies across it
             named.append(cand)
             out.append(cand)
             accepted.append(rect.corners())
