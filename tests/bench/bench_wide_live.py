@@ -18,6 +18,24 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-11-29, thirty-eighth session), with the telling check (recognizer.Options
+telling_check: a covered Italian card is named only where what shows of it tells it from every
+other card on the clean scans): deals 9,100,809-9,100,823 (never run before), 15 a deck, code
+1c42228, two runs side by side (a third process beside napoletane's and both French runs part
+of the time: their ms are high), the Italian decks beside the path with the check off:
+
+    .venv/bin/python -m tests.bench.bench_wide_live --deals 15 --first-seed 9100809 \
+        --modes calibrated --ab telling_check --decks napoletane
+
+    deck        tracked (shipped)    ms a frame (p95)   check off         on / off
+    napoletane  58/58, 0 false       19.19 (85.2)       58/58, 18.44      1.04x
+    piacentine  49/49, 0 false       13.46 (68.9)       49/49, 12.79      1.05x
+    french40    46/46, 0 false       14.57 (63.5)       (not asked)
+    french52    61/61, 0 false       19.14 (89.8)       (not asked)
+
+214/214 cards told right, 0 false reports; 16.8 ms a frame over the 2,976 frames; every frame
+recognised 37.0-46.9 ms.
+
 Held-out report (2026-11-29, thirty-seventh session), with the cover mask (recognizer.Options
 cover_blanks and cover_hides: the dealer's hand and chips, marked by a small network on the
 view, blanked in the classifier's crops and hidden from the partial judge): deals
