@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -255,6 +257,60 @@ def evaluate(net, images: np.ndarray, cards: list[np.ndarray]) -> str:  # type: 
             f"{extra} peaks on no card, angle error median {med:.1f} deg")
 
 
+def fit(net, cut: int, step: Callable[[np.ndarray], tuple[Any, int]], epochs: int,  # type: ignore[no-untyped-def]
+        rng: np.random.Generator, validate: Callable[[], str], out: Path | None,
+        size: int = 16):
+    """The view networks' training loop (the localiser's, and the cover mask's,
+    train_cover_mask.py): AdamW at one cycle's rates, the first `cut` views shuffled each
+    epoch, `size` a step; `step(indices)` gives the step's loss and how many views it took.
+    After each epoch, the loss, `validate()` and the network written to `out` as ONNX."""
+    import torch
+
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    steps = epochs * ((cut + size - 1) // size)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=5e-3, total_steps=steps,
+                                                pct_start=0.1)
+    for epoch in range(epochs):
+        order = rng.permutation(cut)
+        t0, total = time.time(), 0.0
+        for i in range(0, cut, size):
+            opt.zero_grad()
+            loss, taken = step(order[i:i + size])
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * taken
+        print(f"epoch {epoch + 1}: loss {total / cut:.4f} ({time.time() - t0:.0f} s); "
+              f"validation {validate()}", flush=True)
+        if out is not None:
+            out.write_bytes(to_onnx(net))
+    return net
+
+
+def view_parser(doc: str, per_deck: int, first_seed: int, epochs: int, maker: str,
+                out: Path) -> argparse.ArgumentParser:
+    """The view trainers' arguments: the views to make (`maker`'s) or load, the epochs and
+    the ONNX file, with these defaults."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--per-deck", type=int, default=per_deck)
+    parser.add_argument("--first-seed", type=int, default=first_seed)
+    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--data", nargs="*", help=f"views made earlier ({maker})")
+    parser.add_argument("--out", type=Path, default=out)
+    return parser
+
+
+def views(args: argparse.Namespace, make: Callable[[int, int, Path], None],
+          name: str) -> list[str]:
+    """The view files to train on (`view_parser`'s arguments): --data, or else one made now
+    (`make`) as NAME_SEED.npz."""
+    if args.data:
+        return list(args.data)
+    path = Path(f"{name}_{args.first_seed}.npz")
+    make(args.first_seed, args.per_deck, path)
+    return [str(path)]
+
+
 def train(images: np.ndarray, cards: list[np.ndarray], epochs: int, seed: int = 0,
           out: Path | None = None, head_kernel: int = 1):  # type: ignore[no-untyped-def]
     import torch
@@ -266,47 +322,22 @@ def train(images: np.ndarray, cards: list[np.ndarray], epochs: int, seed: int = 
     net = build(head_kernel)
     with torch.no_grad():
         net.out.bias[0] = -2.2  # a card centre is rare: start the heat near its prior
-    size = 16
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    steps = epochs * ((cut + size - 1) // size)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=5e-3, total_steps=steps,
-                                                pct_start=0.1)
-    for epoch in range(epochs):
-        order = rng.permutation(cut)
-        t0, total = time.time(), 0.0
-        for i in range(0, cut, size):
-            x, h, w, r = (torch.from_numpy(a) for a in batch(images, cards, order[i:i + size],
-                                                             rng))
-            opt.zero_grad()
-            loss = loss_fn(net(x), h, w, r)
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(x)
-        print(f"epoch {epoch + 1}: loss {total / cut:.4f} ({time.time() - t0:.0f} s); "
-              f"validation {evaluate(net, images[cut:], cards[cut:])}", flush=True)
-        if out is not None:
-            out.write_bytes(to_onnx(net))
-    return net
+
+    def step(idx: np.ndarray):  # type: ignore[no-untyped-def]
+        x, h, w, r = (torch.from_numpy(a) for a in batch(images, cards, idx, rng))
+        return loss_fn(net(x), h, w, r), len(x)
+
+    return fit(net, cut, step, epochs, rng, lambda: evaluate(net, images[cut:], cards[cut:]),
+               out)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--per-deck", type=int, default=750)
-    parser.add_argument("--first-seed", type=int, default=200_000)
-    parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--data", nargs="*", help="views made earlier (localiser_data.make)")
-    parser.add_argument("--out", type=Path, default=WEIGHTS)
+    parser = view_parser(__doc__, 750, 200_000, 8, "localiser_data.make", WEIGHTS)
     parser.add_argument("--head-kernel", type=int, default=1, choices=(1, 3))
     args = parser.parse_args()
-    files = args.data
-    if not files:
-        from devices.camera.training.localiser_data import make
+    from devices.camera.training.localiser_data import make
 
-        path = Path(f"localiser_views_{args.first_seed}.npz")
-        make(args.first_seed, args.per_deck, path)
-        files = [str(path)]
-    images, cards = load(files)
+    images, cards = load(views(args, make, "localiser_views"))
     print(f"{len(images)} views, {sum(len(c) for c in cards)} cards", flush=True)
     train(images, cards, args.epochs, out=args.out, head_kernel=args.head_kernel)
     print(f"written {args.out}")

@@ -14,15 +14,13 @@ lost). Why torch only here: the studio runs the small network with OpenCV's DNN 
 
 from __future__ import annotations
 
-import argparse
-import time
 from pathlib import Path
 
 import numpy as np
 
 from devices.camera.card_localiser import INPUT_H, INPUT_W, network_input
 from devices.camera.cover_mask import WEIGHTS, mask_from_logits
-from devices.camera.training.train_card_localiser import build, to_onnx
+from devices.camera.training.train_card_localiser import build, fit, view_parser, views
 
 STRIDE = 2  # input pixels per output cell: a hand's edge is placed within 4 view pixels
 OUT_H, OUT_W = INPUT_H // STRIDE, INPUT_W // STRIDE
@@ -108,48 +106,22 @@ def train(images: np.ndarray, covers: np.ndarray, cards: np.ndarray, epochs: int
     net = build(outputs=1, fine=FINE_WIDTH)
     with torch.no_grad():
         net.out.bias[0] = -3.0  # cover is rare: start near its prior
-    size = 16
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    steps = epochs * ((cut + size - 1) // size)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=5e-3, total_steps=steps,
-                                                pct_start=0.1)
     pos_weight = torch.tensor(POS_WEIGHT)
-    for epoch in range(epochs):
-        order = rng.permutation(cut)
-        t0, total = time.time(), 0.0
-        for i in range(0, cut, size):
-            x, t = (torch.from_numpy(a) for a in batch(images, covers, order[i:i + size], rng))
-            opt.zero_grad()
-            loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                net(x)[:, 0], t, pos_weight=pos_weight)
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(x)
-        print(f"epoch {epoch + 1}: loss {total / cut:.4f} ({time.time() - t0:.0f} s); "
-              f"validation {evaluate(net, images[cut:], covers[cut:], cards[cut:])}",
-              flush=True)
-        if out is not None:
-            out.write_bytes(to_onnx(net))
-    return net
+
+    def step(idx: np.ndarray):  # type: ignore[no-untyped-def]
+        x, t = (torch.from_numpy(a) for a in batch(images, covers, idx, rng))
+        return torch.nn.functional.binary_cross_entropy_with_logits(
+            net(x)[:, 0], t, pos_weight=pos_weight), len(x)
+
+    return fit(net, cut, step, epochs, rng,
+               lambda: evaluate(net, images[cut:], covers[cut:], cards[cut:]), out)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--per-deck", type=int, default=2000)
-    parser.add_argument("--first-seed", type=int, default=240_000)
-    parser.add_argument("--epochs", type=int, default=12)
-    parser.add_argument("--data", nargs="*", help="views made earlier (cover_data.make)")
-    parser.add_argument("--out", type=Path, default=WEIGHTS)
-    args = parser.parse_args()
-    files = args.data
-    if not files:
-        from devices.camera.training.cover_data import make
+    args = view_parser(__doc__, 2000, 240_000, 12, "cover_data.make", WEIGHTS).parse_args()
+    from devices.camera.training.cover_data import make
 
-        path = Path(f"cover_views_{args.first_seed}.npz")
-        make(args.first_seed, args.per_deck, path)
-        files = [str(path)]
-    images, covers, cards = load(files)
+    images, covers, cards = load(views(args, make, "cover_views"))
     print(f"{len(images)} views", flush=True)
     train(images, covers, cards, args.epochs, out=args.out)
     print(f"written {args.out}")
