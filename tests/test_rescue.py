@@ -72,11 +72,13 @@ def test_rescue_refuses_a_card_whose_look_alike_the_verifier_does_not_rule_out()
     by the session's first verifier (kept in tests/data) at 0.85 and 0.84, the 7 at 0.09
     and 0.11: not named (Thresholds.rescue_rival_prob); without that bar, a false 6 of
     batons. (The shipped verifier, trained on more such outlines, does not read it a 6 so
-    surely either way.)"""
+    surely either way. A 6 shows no print a 7 lacks: Thresholds.rescue_min_marks refuses it
+    too, and is not asked here.)"""
     scene = wide_scene(65_993, "piacentine", "italian40")
     first = CardClassifier.load(DATA / "card_verifier_piacentine_2026-11-29a.npz")
-    loose = replace(Thresholds(), rescue_rival_prob=1.0)
-    for thresholds, verifier, named in ((loose, first, True), (Thresholds(), first, False),
+    unmarked = replace(Thresholds(), rescue_min_marks=0)
+    loose = replace(unmarked, rescue_rival_prob=1.0)
+    for thresholds, verifier, named in ((loose, first, True), (unmarked, first, False),
                                         (loose, None, False)):
         rec = Recognizer("piacentine", "italian40", thresholds, options=RESCUE,
                          verifier=verifier)

@@ -11,7 +11,7 @@ import numpy as np
 
 from devices.camera.recognizer import Candidate, Options, Recognizer, Thresholds
 from devices.camera.scoring import inside
-from devices.camera.telling import DIFF, SHIFT, faces, telling_map, telling_pixels
+from devices.camera.telling import DIFF, SHIFT, faces, marks_seen, telling_map, telling_pixels
 from devices.camera.wide_scenes import labelled_wide_scene, visible_mask, wide_scene
 from studio.cards import DeckArt, DeckKind
 from tests.wide_cards import both_ways
@@ -53,10 +53,11 @@ def test_a_look_alike_whose_telling_pip_is_hidden_is_refused() -> None:
 def test_the_rescue_pass_is_checked_too() -> None:
     """Tune Piacentine 80,049 with the rescue pass (Options.rescue): its verifier names a 7
     of cups 44.9% showing (not counted: named rightly or not at all, but named another card,
-    a false card) a 6; the check refuses it."""
+    a false card) a 6; the check refuses it (the print seen not asked: that refuses it too)."""
     on = replace(Options(), rescue=True)
     scene, with_check, without = both_ways("piacentine", 80_049, on,
-                                           replace(on, telling_check=False))
+                                           replace(on, telling_check=False),
+                                           thresholds=Thresholds(rescue_min_marks=0))
     seven = next(t for t in scene.truth if t.code == "7c")
     assert any(d.code == "6c" and inside(seven, d.center) for d in without)
     assert not any(d.code == "6c" and inside(seven, d.center) for d in with_check)
@@ -105,10 +106,44 @@ def test_a_card_the_rescue_verifier_names_alone_is_told_apart_more_surely() -> N
     five = next(t for t in scene.truth if t.code == "5d")
     options = replace(Options(), rescue=True)
     named = {}
-    for bar in (Thresholds().rescue_min_telling_pixels, 1):
-        rec = Recognizer(*PIACENTINE, thresholds=Thresholds(rescue_min_telling_pixels=bar),
-                         options=options)
+    for bar in (Thresholds().rescue_min_telling_pixels, 1):  # (the marks not asked)
+        rec = Recognizer(*PIACENTINE, options=options, thresholds=Thresholds(
+            rescue_min_telling_pixels=bar, rescue_min_marks=0))
         named[bar] = rec.recognize(scene.frame, scene.camera)
     assert any(d.code == "4d" and inside(five, d.center) for d in named[1])
     assert not any(inside(five, d.center) for d in named[Thresholds().rescue_min_telling_pixels])
     assert len(named[1]) == len(named[Thresholds().rescue_min_telling_pixels]) + 1
+
+
+def test_a_card_is_told_by_the_print_it_shows_not_the_print_it_lacks() -> None:
+    """telling.marks_seen on clean faces: a 7 of cups shows a cup no other card has there (its
+    middle cup), in the frame's colours or others (a darker, duller camera); a 6 of cups has
+    no print a 7 lacks, so nothing it shows tells it from a 7; and a 6 of cups named a 7
+    shows no middle cup."""
+    codes, all_faces = faces(*PIACENTINE)
+    six, seven = (all_faces[codes.index(c), 0] for c in ("6c", "7c"))
+    whole = np.ones(six.shape[:2], bool)
+    assert marks_seen("7c", seven, whole, *PIACENTINE) >= 20
+    assert marks_seen("7c", 0.2 + 0.6 * seven, whole, *PIACENTINE) >= 20
+    assert marks_seen("6c", six, whole, *PIACENTINE) == 0
+    assert marks_seen("7c", six, whole, *PIACENTINE) == 0
+    assert marks_seen("7c", seven, np.zeros_like(whole), *PIACENTINE) == 0
+
+
+def test_the_rescue_names_a_card_only_on_the_print_it_shows() -> None:
+    """Tune Piacentine 85,411 with the rescue pass: a 7 of cups 47% showing, its middle cup
+    under a card no judge named, is read a 6 by the rescue verifier and told apart from the
+    6 by what the cards named leave showing (the covering card's blank paper passes for the
+    6's). No print of a 6 shows there that a 7 lacks (Thresholds.rescue_min_marks): it is
+    refused, and every other card is named as without the marks."""
+    scene = wide_scene(85_411, *PIACENTINE)
+    seven = next(t for t in scene.truth if t.code == "7c" and t.counts)
+    options = replace(Options(), rescue=True)
+    named = {bar: Recognizer(*PIACENTINE, options=options,
+                             thresholds=Thresholds(rescue_min_marks=bar)).recognize(
+                                 scene.frame, scene.camera)
+             for bar in (0, Thresholds().rescue_min_marks)}
+    false = [d for d in named[0] if d.code == "6c" and inside(seven, d.center)]
+    assert len(false) == 1
+    assert sorted(d.code for d in named[Thresholds().rescue_min_marks]) == \
+        sorted(d.code for d in named[0] if d is not false[0])

@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 
 from devices.camera.card_classifier import CardClassifier
-from devices.camera.recognizer import Detection, Options, Recognizer
+from devices.camera.recognizer import Detection, Options, Recognizer, Thresholds
 from devices.camera.scoring import inside
 from devices.camera.wide_scenes import WideScene, wide_scene
 
@@ -23,14 +23,16 @@ def blanks_weights(art: str) -> CardClassifier | None:
 
 
 def both_ways(deck: str, seed: int, on: Options, off: Options, kind: str | None = None,
-              classifier: CardClassifier | None = None
+              classifier: CardClassifier | None = None, thresholds: Thresholds | None = None
               ) -> tuple[WideScene, list[Detection], list[Detection]]:
     """Scene `seed` of `deck` (calibrated; `kind` the deck kind, French 40 or 52), and the
-    cards named with options `on` and `off` (with `classifier`'s weights, when given)."""
+    cards named with options `on` and `off` (with `classifier`'s weights and `thresholds`,
+    when given)."""
     scene = wide_scene(seed, deck, kind)
-    return (scene, Recognizer(deck, kind, options=on, classifier=classifier).recognize(
+    th = thresholds or Thresholds()
+    return (scene, Recognizer(deck, kind, th, options=on, classifier=classifier).recognize(
                 scene.frame, scene.camera),
-            Recognizer(deck, kind, options=off, classifier=classifier).recognize(
+            Recognizer(deck, kind, th, options=off, classifier=classifier).recognize(
                 scene.frame, scene.camera))
 
 

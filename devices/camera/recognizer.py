@@ -120,7 +120,7 @@ from devices.camera.partial_match import (
 from devices.camera.render import card_aspect
 from devices.camera.self_calibration import pose_from_card, pose_from_plane
 from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size
-from devices.camera.telling import CEIL_H, CEIL_W, telling_pixels
+from devices.camera.telling import CEIL_H, CEIL_W, marks_seen, telling_pixels
 from devices.camera.templates import (
     BACK,
     CANON_H,
@@ -369,6 +369,14 @@ class Thresholds:
     # a Piacentine 5 of coins read a 4 at 0.94 and 0.86 (84,494) was told apart by 8; the
     # right ones by 20 or more (the fewest: Piacentine 20 and 24, Napoletane 39)
     rescue_min_telling_pixels: int = 20
+    # ... and of those, pixels of its own print the frame shows (telling.marks_seen; 0: not
+    # asked): of rescue candidates on tune 84,200-85,199, 30 of 40 right Napoletane and 20 of
+    # 28 Piacentine show 20 or more; the rescue's false cards 13, 0 and 0 (tune piacentine
+    # 85,411 and spent held-out 9,368,068, 6s of cups on 7s whose middle cup lay under a card
+    # not named; spent held-out napoletane 9,367,302, a 3 of coins across two cards). Fresh
+    # tune 86,700-88,199 (rescue on against off): napoletane +19 cards (+28 without the
+    # marks), piacentine +16 (+22), no false card added either way
+    rescue_min_marks: int = 20
     # ... and not a card of a code named within this many card widths of its centre
     rescue_same_apart: float = 1.0
     # without a calibration, a guess fitted as the studio's kind of camera is kept only when
@@ -1460,6 +1468,9 @@ class Recognizer:
             if self._untold(frame, view, cand, owned, cover,
                             self.thresholds.rescue_min_telling_pixels):
                 continue  # what shows is too nearly another card's for a network alone
+            if self._marks(frame, view, cand, owned if cover is None else
+                           np.maximum(owned, cover)) < self.thresholds.rescue_min_marks:
+                continue  # what tells it is not seen (a look-alike's print may lie under)
             if _code_near(((c.quad, c.label) for c in named), quad, guessed,
                           self.thresholds.rescue_same_apart):
                 continue  # named already: this outline lies across it
@@ -1761,6 +1772,29 @@ class Recognizer:
         matches, as the partial judge keeps them: of the right cards the rescue verifier read on
         tune 84,200-85,199, 23 of 36 Napoletane and 22 of 33 Piacentine were then told apart
         by under 20 pixels, most of their cells matching no template.)"""
+        return min(telling_pixels(cand.label, shown, self.art, self._deck_kind())
+                   for shown, _ in self._shown_ways(frame, view, cand, hidden))
+
+    def _marks(self, frame: np.ndarray, view: TableView, cand: Candidate,
+               hidden: np.ndarray) -> int:
+        """The pixels of `cand`'s own print that tell it from every other card and that the
+        frame shows on what shows of it (telling.marks_seen), the more of both ways up
+        without a template."""
+        warp = cv2.getPerspectiveTransform(np.asarray(cand.quad, np.float32),
+                                           _TELL_CORNERS - np.float32(0.5))
+        seen = cv2.warpPerspective(frame, warp, (CEIL_W, CEIL_H), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        seen = seen.astype(np.float32) / 255.0
+        return max(marks_seen(cand.label, np.ascontiguousarray(seen[::-1, ::-1] if turned
+                                                               else seen),
+                              shown, self.art, self._deck_kind())
+                   for shown, turned in self._shown_ways(frame, view, cand, hidden))
+
+    def _shown_ways(self, frame: np.ndarray, view: TableView, cand: Candidate,
+                    hidden: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+        """What shows of `cand` on telling.py's grid (its outline less the view's `hidden`
+        pixels and the frame's edge) as its card lies upright, with whether the outline is
+        turned: the partial judge's template's way, or both ways without one."""
         warp = cv2.getPerspectiveTransform(_in_view(view, cand.quad),
                                            _TELL_CORNERS - np.float32(0.5))
         shown = cv2.warpPerspective(hidden, warp, (CEIL_W, CEIL_H),
@@ -1769,11 +1803,12 @@ class Recognizer:
         if outside is not None:
             shown &= ~np.repeat(np.repeat(outside, CEIL_H // CANON_H, axis=0),
                                 CEIL_W // CANON_W, axis=1)
-        ways = [shown, shown[::-1, ::-1]] if cand.template < 0 else \
-            [shown[::-1, ::-1] if cand.template % 2 else shown]
-        kind = DeckKind(self.kind) if self.kind is not None else DeckKind.ITALIAN_40
-        return min(telling_pixels(cand.label, np.ascontiguousarray(w), self.art, kind)
-                   for w in ways)
+        ways = [False, True] if cand.template < 0 else [bool(cand.template % 2)]
+        return [(np.ascontiguousarray(shown[::-1, ::-1]) if turned else shown, turned)
+                for turned in ways]
+
+    def _deck_kind(self) -> DeckKind:
+        return DeckKind(self.kind) if self.kind is not None else DeckKind.ITALIAN_40
 
     def _rival_fits(self, frame: np.ndarray, view: TableView, rect: CardRect, cand: Candidate,
                     hidden: np.ndarray | None) -> bool:

@@ -1396,10 +1396,12 @@ def main() -> None:
     parser.add_argument("--modes", default="calibrated,uncalibrated")
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--first-seed", type=int, default=None)
-    parser.add_argument("--ab", action="append", default=[], metavar="OPTION[,OPTION]",
+    parser.add_argument("--ab", action="append", default=[],
+                        metavar="OPTION[,OPTION][:NAME=VALUE[,NAME=VALUE]]",
                         help="also run the current recogniser with these Options switches "
-                             "flipped (A/B in the same run, e.g. localiser); repeatable, "
-                             "one recogniser each")
+                             "flipped (A/B in the same run, e.g. localiser) and, after a "
+                             "colon, these Thresholds values for this one; repeatable, one "
+                             "recogniser each")
     parser.add_argument("--ab-classifier", type=Path, default=None, metavar="DIR",
                         help="... and with the classifier weights DIR/card_classifier_<art>.npz "
                              "where DIR has them (weights trained anew, or the ones before)")
@@ -1419,9 +1421,10 @@ def main() -> None:
         recs = {"current": Recognizer(art, kind)}
         for ab in args.ab or ([""] if args.ab_classifier or args.ab_threshold else []):
             # one recogniser each: the switches flipped, other thresholds, other weights
-            switches = ab.split(",") if ab else []
+            flipped, _, own = ab.partition(":")
+            switches = flipped.split(",") if flipped else []
             flips = {name: not getattr(Options(), name) for name in switches}
-            values = threshold_values(args.ab_threshold)
+            values = threshold_values(args.ab_threshold + (own.split(",") if own else []))
             name = "current " + " ".join(
                 [f"{'+' if on else '-'}{k}" for k, on in flips.items()] +
                 [f"{k}={v:g}" for k, v in values.items()])
