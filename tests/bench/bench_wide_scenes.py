@@ -3,8 +3,8 @@ deck, calibrated and uncalibrated, today's recogniser (the baseline) beside the 
 
     .venv/bin/python -m tests.bench.bench_wide_scenes [--scenes N] [--split held-out|tune]
         [--decks napoletane,piacentine,french40,french52] [--modes calibrated,uncalibrated]
-        [--ab OPTION[,OPTION] ...]  (also the current recogniser with those switches flipped;
-                                     repeatable: one recogniser each)
+        [--ab OPTION[,OPTION][:NAME=VALUE[,NAME=VALUE]] ...]  (also the current recogniser
+            with those switches flipped and those Thresholds values; repeatable: one each)
         [--ab-classifier DIR]  (... and with DIR's card_classifier_<art>.npz where it has one:
                                 one A/B recogniser, e.g. the session's start)
         [--ab-threshold NAME=VALUE ...]  (... and with these Thresholds values)
@@ -15,6 +15,26 @@ and mode: % of counted cards named right (issue 16's rule: >= 45% of the face vi
 cards also a corner index), false cards, scenes fully right, mean and p95 ms per 1280x720
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
+
+Held-out report, 2026-11-29 (thirty-ninth session): the rescue pass (still off) naming a card
+only on print of its own the frame shows (`Thresholds.rescue_min_marks`, telling.marks_seen:
+a look-alike's print missing under another card's blank paper is no evidence), 2,000 scenes a
+deck, seeds 9,368,800-9,370,799, never run before, code 4c5503f, three recognisers in one run,
+the two decks side by side:
+
+    .venv/bin/python -m tests.bench.bench_wide_scenes --first-seed 9368800 --scenes 2000 \
+        --no-baseline --modes calibrated --ab rescue --ab rescue:rescue_min_marks=0 \
+        --decks napoletane
+
+    deck        shipped (rescue off)        false   rescue, marks       false   no marks   false
+    napoletane  97.72% (5579/5709) 50.1 ms  2       98.28% (5611), 56.4 2       5616       2
+    piacentine  97.48% (5445/5586) 50.7 ms  0       97.82% (5464), 56.7 0       5470       1
+
+The rescue with the marks adds no false card here: without them, a 6 of cups on a 7 of cups
+(piacentine 9,369,263), which they refuse. On tune 86,700-89,699 it added one (napoletane 89,363,
+an outline across a tight cascade's strips), so it stays off. The shipped false cards (9,369,981,
+a king of coins; 9,370,339, a 5 of cups) are named in every arm. Cards 45-55% showing: 432/535
+and 361/463 shipped, 458 and 372 with the rescue.
 
 Held-out report, 2026-11-29 (thirty-eighth session): the telling check (`Options.telling_check`:
 a covered Italian card is named only where what shows of it, from the cards named, the cover
