@@ -120,7 +120,7 @@ from devices.camera.partial_match import (
 from devices.camera.render import card_aspect
 from devices.camera.self_calibration import pose_from_card, pose_from_plane
 from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size
-from devices.camera.telling import CEIL_H, CEIL_W, marks_seen, telling_pixels
+from devices.camera.telling import CEIL_H, CEIL_W, FACE_CORNERS, marks_seen, telling_pixels
 from devices.camera.templates import (
     BACK,
     CANON_H,
@@ -857,7 +857,7 @@ _SEARCH_CORNERS = np.array(
     [[0, 0], [SEARCH_W, 0], [SEARCH_W, SEARCH_H], [0, SEARCH_H]], np.float32)
 _CANON_CORNERS = np.array(
     [[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float32)
-_TELL_CORNERS = np.array([[0, 0], [CEIL_W, 0], [CEIL_W, CEIL_H], [0, CEIL_H]], np.float32)
+_TELL_CORNERS = FACE_CORNERS - np.float32(0.5)  # (pixel centres at integers, as cv2's warps)
 
 
 @dataclass(frozen=True)
@@ -1207,6 +1207,12 @@ def _code_near(outlines: Iterable[tuple[np.ndarray, str]], quad: np.ndarray, lab
                < widths * width for seen, code in outlines)
 
 
+def _hiding(owned: np.ndarray, cover: np.ndarray | None) -> np.ndarray:
+    """What hides part of the view for the telling check and the marks: what the cards named
+    show (`owned`) and the cover mask (a hand, a chip stack), when there is one."""
+    return owned if cover is None else np.maximum(owned, cover)
+
+
 def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
     """Push each corner out along its diagonal: undo the opening's and the hull's shrinkage."""
     centre = quad.mean(axis=0)
@@ -1461,6 +1467,7 @@ class Recognizer:
         otherwise is kept before it."""
         out: list[Candidate] = []
         named = list(named)
+        hidden = _hiding(owned, cover)  # (what cards the pass names claim does not hide)
         bar, rival = self.thresholds.rescue_prob, self.thresholds.rescue_rival_prob
         for rect, quad in refused:
             if taken(rect):
@@ -1475,12 +1482,10 @@ class Recognizer:
             if guessed is None:
                 continue
             cand = Candidate(quad, guessed, 0.0, read[0][1], 0.0, True)
-            if self._untold(frame, view, cand, owned, cover,
+            if self._untold(frame, view, cand, hidden,
                             self.thresholds.rescue_min_telling_pixels):
                 continue  # what shows is too nearly another card's for a network alone
-            if self.thresholds.rescue_min_marks and self._marks(
-                    frame, view, cand, owned if cover is None else np.maximum(owned, cover)
-            ) < self.thresholds.rescue_min_marks:
+            if self._unmarked(frame, view, cand, hidden):
                 continue  # what tells it is not seen (a look-alike's print may lie under)
             if _code_near(((c.quad, c.label) for c in named), quad, guessed,
                           self.thresholds.rescue_same_apart):
@@ -1745,7 +1750,7 @@ class Recognizer:
                 continue  # as much its look-alike
             if self.options.rival_doubts and _doubted_at(doubted, cand.quad, cand.label):
                 continue  # doubted on another outline: no more evidence here
-            if self._untold(frame, view, cand, owned, cover):
+            if self._untold(frame, view, cand, _hiding(owned, cover)):
                 continue  # what shows is as much another card's
             out.append(cand)
             accepted.append(rect.corners())
@@ -1761,18 +1766,22 @@ class Recognizer:
         return out
 
     def _untold(self, frame: np.ndarray, view: TableView, cand: Candidate, hidden: np.ndarray,
-                cover: np.ndarray | None, bar: int | None = None) -> bool:
+                bar: int | None = None) -> bool:
         """An Italian card named from what shows of it whose shown part another card shares
         (`_telling` under `bar`, by default Thresholds.min_telling_pixels; Options.
-        telling_check). `hidden`: what the cards named show of the view (`owned`); `cover`:
-        the cover mask, or None. Not French cards: a corner index tells them, and its print
-        blurs away at telling.py's scale."""
+        telling_check). `hidden`: what hides part of the view (`_hiding`). Not French cards:
+        a corner index tells them, and its print blurs away at telling.py's scale."""
         if not self.options.telling_check or self.art is DeckArt.FRENCH:
             return False
-        if cover is not None:
-            hidden = np.maximum(hidden, cover)
         return self._telling(frame, view, cand, hidden) < \
             (self.thresholds.min_telling_pixels if bar is None else bar)
+
+    def _unmarked(self, frame: np.ndarray, view: TableView, cand: Candidate,
+                  hidden: np.ndarray) -> bool:
+        """A card the rescue verifier names alone shows under Thresholds.rescue_min_marks
+        pixels of its own print that tell it apart (`_marks`; 0: not asked)."""
+        bar = self.thresholds.rescue_min_marks
+        return bar > 0 and self._marks(frame, view, cand, hidden) < bar
 
     def _telling(self, frame: np.ndarray, view: TableView, cand: Candidate,
                  hidden: np.ndarray) -> int:
@@ -1792,7 +1801,7 @@ class Recognizer:
         frame shows on what shows of it (telling.marks_seen), the more of both ways up
         without a template."""
         warp = cv2.getPerspectiveTransform(np.asarray(cand.quad, np.float32),
-                                           _TELL_CORNERS - np.float32(0.5))
+                                           _TELL_CORNERS)
         seen = cv2.warpPerspective(frame, warp, (CEIL_W, CEIL_H), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
         seen = seen.astype(np.float32) / 255.0
@@ -1807,7 +1816,7 @@ class Recognizer:
         pixels and the frame's edge) as its card lies upright, with whether the outline is
         turned: the partial judge's template's way, or both ways without one."""
         warp = cv2.getPerspectiveTransform(_in_view(view, cand.quad),
-                                           _TELL_CORNERS - np.float32(0.5))
+                                           _TELL_CORNERS)
         shown = cv2.warpPerspective(hidden, warp, (CEIL_W, CEIL_H),
                                     flags=cv2.INTER_NEAREST) == 0
         outside = _beyond_frame(frame.shape, cand.quad)

@@ -25,6 +25,8 @@ CEIL_W, CEIL_H = 80, 120  # about the size a card has in a 1280x720 frame
 BLUR = 2.0
 DIFF = 0.3
 SHIFT = 2  # pixels: how far apart two scans may draw the same thing
+# the face grid's corners (TL, TR, BR, BL), for warps of a card's quad onto it
+FACE_CORNERS = np.float32([[0, 0], [CEIL_W, 0], [CEIL_W, CEIL_H], [0, CEIL_H]])
 INK = 0.2  # a face's print: this far (of 1.0) from its paper's colour (the face's median)
 NEAR = 0.15  # a frame's pixel shows a face's pixel when this near it (either face fitted)...
 CLOSER = 0.02  # ... and this much nearer it than the other face's

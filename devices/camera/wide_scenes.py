@@ -31,7 +31,7 @@ import numpy as np
 
 from devices.camera.layout import CARD_WIDTH, FRAME_H, FRAME_W, TABLE_H, TABLE_W, CameraPose
 from devices.camera.render import prepared_card
-from devices.camera.telling import CEIL_H, CEIL_W
+from devices.camera.telling import CEIL_H, CEIL_W, FACE_CORNERS
 from studio.cards import DeckArt, DeckKind, deck
 
 TUNE_SEEDS = range(1_000_000)
@@ -633,13 +633,10 @@ def wide_deal(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None,
     return WideDeal(_pose(plan.hom), plan.notes, order, frames())
 
 
-_FACE_CORNERS = np.float32([[0, 0], [CEIL_W, 0], [CEIL_W, CEIL_H], [0, CEIL_H]])
-
-
 def visible_mask(labels: np.ndarray, label: int, quad: np.ndarray) -> np.ndarray:
     """Card `label`'s pixels on top in a scene's label image (`labelled_wide_scene`), on its
     face at telling.py's size (CEIL_H x CEIL_W, bool)."""
-    to_face = cv2.getPerspectiveTransform(np.float32(quad) / LABEL_SCALE, _FACE_CORNERS)
+    to_face = cv2.getPerspectiveTransform(np.float32(quad) / LABEL_SCALE, FACE_CORNERS)
     on_top = (labels == label).astype(np.uint8)
     return cv2.warpPerspective(on_top, to_face, (CEIL_W, CEIL_H), flags=cv2.INTER_NEAREST,
                                borderValue=0) > 0
