@@ -1352,16 +1352,22 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 
 from devices.camera.card_classifier import CardClassifier
+from devices.camera.ray_scenes import ray_scene
 from devices.camera.recognizer import Options, Recognizer, Thresholds, baseline_options
-from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, wide_scene
+from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideScene, wide_scene
 from devices.camera.wide_scoring import WideTally, score_wide
 
+# where the scenes come from: wide_scenes.py (tuned on since the tenth session: its held-out
+# seeds are new scenes of a generator the recogniser was developed on) or ray_scenes.py (built
+# apart, never tuned on); both split their seeds at HELD_OUT_SEED_BASE
+SOURCES: dict[str, Callable[[int, str, str], WideScene]] = {"wide": wide_scene, "ray": ray_scene}
 DECKS = {"napoletane": ("napoletane", "italian40"), "piacentine": ("piacentine", "italian40"),
          "french40": ("french", "french40"), "french52": ("french", "french52")}
 
@@ -1388,10 +1394,10 @@ class Run:
 
 
 def bench(deck: str, scenes: int, first_seed: int, modes: list[str],
-          recognisers: dict[str, Recognizer]) -> dict[str, Run]:
+          recognisers: dict[str, Recognizer], source: str = "wide") -> dict[str, Run]:
     runs = {f"{r} {m}": Run(WideTally(), []) for r in recognisers for m in modes}
     for seed in range(first_seed, first_seed + scenes):
-        scene = wide_scene(seed, *DECKS[deck])
+        scene = SOURCES[source](seed, *DECKS[deck])
         for rname, rec in recognisers.items():
             for mode in modes:
                 camera = scene.camera if mode == "calibrated" else None
@@ -1414,6 +1420,8 @@ def main() -> None:
     parser.add_argument("--split", choices=("held-out", "tune"), default="held-out")
     parser.add_argument("--decks", default=",".join(DECKS))
     parser.add_argument("--modes", default="calibrated,uncalibrated")
+    parser.add_argument("--source", choices=tuple(SOURCES), default="wide",
+                        help="the scenes' generator: wide_scenes.py or ray_scenes.py")
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--first-seed", type=int, default=None)
     parser.add_argument("--ab", action="append", default=[],
@@ -1434,7 +1442,7 @@ def main() -> None:
         HELD_OUT_SEED_BASE if args.split == "held-out" else 0)
     modes = args.modes.split(",")
     split = "held-out" if first >= HELD_OUT_SEED_BASE else "tune"  # what the seeds are
-    print(f"wide scenes ({split}, seeds {first}..{first + args.scenes - 1}), "
+    print(f"{args.source} scenes ({split}, seeds {first}..{first + args.scenes - 1}), "
           f"{args.scenes} per deck, one core")
     for deck in args.decks.split(","):
         art, kind = DECKS[deck]
@@ -1457,7 +1465,7 @@ def main() -> None:
                                     options=replace(Options(), **flips), classifier=weights)
         if not args.no_baseline:
             recs = {"baseline": Recognizer(art, kind, options=baseline_options()), **recs}
-        runs = bench(deck, args.scenes, first, modes, recs)
+        runs = bench(deck, args.scenes, first, modes, recs, args.source)
         print(deck, flush=True)
         for name, run in runs.items():
             print(run.line(name), flush=True)
