@@ -39,6 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--deck", required=True, choices=DECKS)
     r.add_argument("--scenes", type=int, default=5)
     r.add_argument("--seed", type=int, default=0, help="first scene seed")
+    r.add_argument("--source", choices=("sim", "wide", "ray"), default="sim",
+                   help="sim: the demo's simulated camera (render.py); wide and ray: the "
+                        "domain-randomised generators the recogniser is measured on "
+                        "(wide_scenes.py, ray_scenes.py), each scene with its camera's "
+                        "calibration beside it (<stem>.calibration.json)")
     r.set_defaults(func=run_render)
 
     k = csub.add_parser(
@@ -117,6 +122,8 @@ def run_render(args: argparse.Namespace) -> int:
     if args.scenes < 1:
         return _error("camera.bad_scene_count", "--scenes must be at least 1")
     args.outdir.mkdir(parents=True, exist_ok=True)
+    if args.source != "sim":
+        return _render_measured(args)
     renderer = Renderer()
     for seed in range(args.seed, args.seed + args.scenes):
         frame, truth = renderer.render(random_scene(seed, args.deck), seed)
@@ -126,6 +133,29 @@ def run_render(args: argparse.Namespace) -> int:
             {"card": t.code, "face_up": t.face_up, "area": t.area,
              "visible": round(t.visible, 3), "quad": t.quad.round(1).tolist()}
             for t in truth], indent=1))
+        print(stem.with_suffix(".png"))
+    return 0
+
+
+def _render_measured(args: argparse.Namespace) -> int:
+    """`camera render --source wide|ray`: the stills the recogniser's figures are measured on,
+    with their truth (issue 16's rule: which cards count) and their calibration files."""
+    import cv2
+
+    from devices.camera import calibration
+    from devices.camera.ray_scenes import ray_scene
+    from devices.camera.wide_scenes import wide_scene
+
+    make = ray_scene if args.source == "ray" else wide_scene
+    for seed in range(args.seed, args.seed + args.scenes):
+        scene = make(seed, args.deck)
+        stem = args.outdir / f"{args.source}-{args.deck}-{seed}"
+        cv2.imwrite(str(stem.with_suffix(".png")), scene.frame)
+        calibration.save(stem.with_suffix(".calibration.json"), scene.camera)
+        stem.with_suffix(".json").write_text(json.dumps([
+            {"card": t.code, "face_up": t.face_up, "counts": t.counts,
+             "visible": round(t.visible, 3), "quad": t.quad.round(1).tolist()}
+            for t in scene.truth], indent=1))
         print(stem.with_suffix(".png"))
     return 0
 
