@@ -2,7 +2,7 @@
 how the recogniser's misses sort by it: measured on the generator's truth, not the recogniser.
 
     .venv/bin/python -m tests.bench.nameable_ceiling [--scenes N] [--first-seed S]
-        [--decks napoletane,piacentine,...] [--misses] [--show]
+        [--decks napoletane,piacentine,...] [--source wide|ray] [--misses] [--show]
 
 A card counts when 45% of its face shows (wide_scoring.py). A Napoletane or Piacentine card
 has no corner index: where what shows of it is the same on another card (a 6 and a 7 of cups
@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
+from devices.camera.ray_scenes import labelled_ray_scene
 from devices.camera.recognizer import Recognizer
 from devices.camera.telling import telling_pixels
 from devices.camera.wide_scenes import _kinds, labelled_wide_scene, visible_mask
@@ -44,15 +45,18 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=300)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--decks", default="napoletane,piacentine,french40,french52")
+    parser.add_argument("--source", choices=("wide", "ray"), default="wide",
+                        help="the generator: wide_scenes.py or ray_scenes.py")
     parser.add_argument("--misses", action="store_true")
     parser.add_argument("--show", action="store_true", help="print the cards nearly unnameable")
     args = parser.parse_args()
+    labelled = labelled_ray_scene if args.source == "ray" else labelled_wide_scene
     for name in args.decks.split(","):
         art, kind = _kinds(*DECKS[name])
         rec = Recognizer(*DECKS[name]) if args.misses else None
         counted, missed = [], []
         for seed in range(args.first_seed, args.first_seed + args.scenes):
-            scene, labels = labelled_wide_scene(seed, art, kind)
+            scene, labels = labelled(seed, art, kind)
             found = []
             if rec is not None:
                 rec.view(scene.camera)
