@@ -4,7 +4,8 @@ apart from wide_scenes.py and render.py and never tuned on.
 Why: since the tenth session every recogniser change was tuned on wide_scenes.py's seeds, so its
 held-out seeds say how the recogniser does on new scenes of that generator, not on another
 renderer's; the issue's first figure (a third of the cards named) came from another renderer.
-This one shares no drawing code with either, and draws what they do not:
+This one shares no drawing code with either (only the truth's types and two helpers of frame
+geometry from wide_scenes.py), and draws what they do not:
 
 - geometry: a pinhole camera with radial lens distortion (the issue's 20-35 degrees from
   vertical, small yaw and roll, 45-62 degree lens). Each pixel's ray is cast onto the table and
@@ -49,6 +50,8 @@ from devices.camera.wide_scenes import (
     MIN_VISIBLE,
     WideScene,
     WideTruth,
+    _box,
+    _in_frame,
     _kinds,
 )
 from studio.cards import DeckArt, DeckKind, deck, parse_card, scan_file_name
@@ -536,14 +539,6 @@ def _card_corners(card: _Card, aspect: float, z: float) -> np.ndarray:
     return np.array(out, np.float64)
 
 
-def _box(points: np.ndarray, pad: int) -> tuple[int, int, int, int] | None:
-    x0 = max(0, math.floor(points[:, 0].min()) - pad)
-    y0 = max(0, math.floor(points[:, 1].min()) - pad)
-    x1 = min(FRAME_W, math.ceil(points[:, 0].max()) + pad)
-    y1 = min(FRAME_H, math.ceil(points[:, 1].max()) + pad)
-    return None if x1 <= x0 or y1 <= y0 else (x0, y0, x1, y1)
-
-
 def _disk(radius: float) -> np.ndarray:
     size = 2 * math.ceil(radius) + 1
     yy, xx = np.mgrid[:size, :size] - size // 2
@@ -614,19 +609,6 @@ def _sensor(rng: np.random.Generator, radiance: np.ndarray,
                  defocus=round(defocus, 2), motion=motion, jpeg=quality,
                  contrast=round(contrast, 2), sharpen=round(sharpen, 2))
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-
-
-_FRAME_QUAD = np.array([[0, 0], [FRAME_W, 0], [FRAME_W, FRAME_H], [0, FRAME_H]], np.float32)
-
-
-def _in_frame(quad: np.ndarray) -> float:
-    """The share of an image quad inside the frame."""
-    q = np.asarray(quad, np.float32)
-    full = float(cv2.contourArea(q))
-    if full <= 0:
-        return 0.0
-    inside, _ = cv2.intersectConvexConvex(q, _FRAME_QUAD)
-    return min(1.0, float(inside) / full)
 
 
 def _truth(scene: _Scene, label: int, card: _Card, french: bool) -> WideTruth:
