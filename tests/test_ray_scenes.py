@@ -1,6 +1,6 @@
 """The third scene source (devices/camera/ray_scenes.py): its camera, its truth by issue 16's
-rule, and the recogniser on a few of its development seeds (its held-out seeds are for
-tests/bench/bench_wide_scenes.py --source ray's report)."""
+rule, its deals, and the recogniser on a few of its development seeds (its held-out seeds are
+for the reports of tests/bench/bench_wide_scenes.py and bench_wide_live.py --source ray)."""
 
 from __future__ import annotations
 
@@ -25,13 +25,16 @@ from devices.camera.ray_scenes import (
     _plan,
     calibration,
     labelled_ray_scene,
+    ray_deal,
     ray_scene,
     render,
 )
 from devices.camera.recognizer import Recognizer
+from devices.camera.tracking import moved, thumbnail
 from devices.camera.wide_scenes import LABEL_SCALE, visible_mask
-from devices.camera.wide_scoring import WideTally, score_wide
+from devices.camera.wide_scoring import LiveScorer, WideTally, score_wide
 from studio.cards import DeckArt, DeckKind
+from tests.bench.bench_wide_live import FRAME_S, source
 
 
 def _lens_at(seed: int, k1: float | None = None) -> Lens:
@@ -177,3 +180,37 @@ def test_a_technician_renders_ray_scenes_and_recognises_them_with_their_calibrat
                    str(cam))
     assert named.returncode == 0, named.stderr
     assert sorted(json.loads(named.stdout)[0]["cards"]) == counted
+
+
+def test_a_ray_deal_ends_on_its_plan_dealt_round_the_table_one_camera_throughout() -> None:
+    deal = ray_deal(9, "french", "french52", opening=1, hand_frames=1, still_frames=2)
+    still = ray_scene(9, "french", "french52")  # seed 9: two cards, no random hand
+    assert "hand" not in still.notes and deal.camera == still.camera
+    frames = list(deal.frames)
+    assert deal.order == [1, 0]  # the player's card, then the dealer's
+    assert len(frames) == 1 + 2 * (1 + 2)
+    assert [f.dealt for f in frames] == [0, 1, 1, 1, 2, 2, 2]
+    assert [f.hand for f in frames] == [False, True, False, False, True, False, False]
+    assert frames[0].truth == [] and frames[1].cards == (1,)
+    for got, want in zip(frames[-1].truth, still.truth, strict=True):
+        assert (got.code, got.counts) == (want.code, want.counts)
+        assert abs(got.visible - want.visible) < 1e-9
+    # the same table each still frame with its own noise: the tracker sees no movement
+    a, b = frames[-2].frame, frames[-1].frame
+    assert not np.array_equal(a, b)
+    assert not moved(thumbnail(b), thumbnail(a), 12.0)
+    # the dealer's hand over the card being laid: movement, and less of that card shows
+    hand, after = frames[-3], frames[-2]
+    assert moved(thumbnail(hand.frame), thumbnail(frames[-4].frame), 12.0)
+    newest = hand.cards.index(deal.order[-1])
+    assert hand.truth[newest].visible < after.truth[newest].visible - 0.1
+
+
+def test_the_live_path_names_a_ray_development_deal() -> None:
+    deal = ray_deal(9, "french", "french52", still_frames=6)
+    tracked = source("french", "french52", deal.camera, calibrated=True, tracked=True)
+    scorer = LiveScorer()
+    for n, frame in enumerate(deal.frames):
+        scorer.frame(frame, tracked.feed(frame.frame, n * FRAME_S))
+    t = scorer.done()
+    assert (t.expected, t.right, t.false) == (2, 2, 0)

@@ -34,7 +34,9 @@ of a corner index's box), measured on a label image at the frame's full size.
 
 from __future__ import annotations
 
+import copy
 import math
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -48,11 +50,14 @@ from devices.camera.wide_scenes import (
     LABEL_SCALE,
     MIN_INDEX_VISIBLE,
     MIN_VISIBLE,
+    WideDeal,
+    WideFrame,
     WideScene,
     WideTruth,
     _box,
     _in_frame,
     _kinds,
+    deal_order,
 )
 from studio.cards import DeckArt, DeckKind, deck, parse_card, scan_file_name
 
@@ -180,6 +185,7 @@ class _Plan:
     art: DeckArt
     aspect: float
     cards: list[_Card]
+    places: list[int]  # each card's place (0: the dealer's)
     chips: list[tuple[float, float, int, tuple[float, float, float]]]
     button: tuple[float, float] | None
     hand: tuple[float, float, float, float, tuple[float, float, float]] | None
@@ -244,14 +250,16 @@ def _plan(rng: np.random.Generator, art: DeckArt, kind: DeckKind) -> _Plan:
     down = int(rng.integers(total)) if rng.random() < 0.25 else -1
     pool = deck(kind)
     cards: list[_Card] = []
+    where: list[int] = []
     layouts = []
-    for (px, py), count in zip(places, counts, strict=False):
+    for place, ((px, py), count) in enumerate(zip(places, counts, strict=False)):
         style, spots = _place_cards(rng, count, px, py, h)
         layouts.append(f"{style}{count}")
         for layer, (x, y, a) in enumerate(spots):
             bend = float(rng.uniform(-1.5, 4.0)) if rng.random() < 0.6 else 0.0
             cards.append(_Card(pool[int(rng.integers(len(pool)))].code, len(cards) != down,
                                x, y, a, bend, CARD_THICKNESS * (layer + 1)))
+            where.append(place)
     notes["layouts"] = layouts
     chips = []
     for px, py in places[:int(rng.integers(0, len(places) + 1))]:
@@ -273,7 +281,8 @@ def _plan(rng: np.random.Generator, art: DeckArt, kind: DeckKind) -> _Plan:
     kelvin = float(rng.uniform(2800, 6500))
     light = np.array([0.55 + kelvin / 14000, 0.9, 1.35 - kelvin / 12000], np.float32)
     notes["kelvin"] = round(kelvin)
-    return _Plan(lens, notes, art, aspect, cards, chips, button, hand, lamp, light / light[1])
+    return _Plan(lens, notes, art, aspect, cards, where, chips, button, hand, lamp,
+                 light / light[1])
 
 
 CHIPS = ((40, 40, 190), (170, 80, 30), (35, 35, 35), (50, 150, 50), (40, 190, 225),
@@ -552,13 +561,16 @@ def _encode(x: np.ndarray) -> np.ndarray:
     return np.where(x <= 0.0031308, 12.92 * x, 1.055 * np.power(x, 1 / 2.4) - 0.055)
 
 
-def _sensor(rng: np.random.Generator, radiance: np.ndarray,
-            notes: dict[str, object]) -> np.ndarray:
+def _sensor(rng: np.random.Generator, radiance: np.ndarray, notes: dict[str, object],
+            grain: np.random.Generator | None = None) -> np.ndarray:
     """The camera: exposure and a white balance a little off, vignetting, chromatic
     aberration, defocus, motion blur, a Bayer mosaic with shot and read noise, demosaicing,
-    a tone curve, saturation, sharpening and JPEG."""
+    a tone curve, saturation, sharpening and JPEG. `grain`: this frame's own noise and a
+    flicker of the light of about 1% (a camera's frames share everything else)."""
     exposure = float(rng.uniform(0.5, 1.5))
     img = radiance * exposure * rng.uniform(0.92, 1.08, 3).astype(np.float32)
+    if grain is not None:
+        img *= float(grain.normal(1.0, 0.01))
     yy, xx = np.mgrid[0:FRAME_H, 0:FRAME_W].astype(np.float32)
     r2 = ((xx - FRAME_W / 2) ** 2 + (yy - FRAME_H / 2) ** 2) / (FRAME_W / 2) ** 2
     vignette = float(rng.uniform(0, 0.4))
@@ -588,7 +600,8 @@ def _sensor(rng: np.random.Generator, radiance: np.ndarray,
     raw = np.clip(raw, 0, 1)
     shot, read = float(rng.uniform(0.0003, 0.004)), float(rng.uniform(0.002, 0.012))
     noise = np.empty_like(raw)
-    cv2.setRNGSeed(int(rng.integers(1 << 31)))
+    own = int(rng.integers(1 << 31))
+    cv2.setRNGSeed(own if grain is None else int(grain.integers(1 << 31)))
     cv2.randn(noise, 0.0, 1.0)
     raw = np.clip(raw + noise * np.sqrt(shot * raw + read * read), 0, 1)
     rgb = cv2.cvtColor((raw * 65535).astype(np.uint16), cv2.COLOR_BayerBG2BGR)
@@ -633,36 +646,97 @@ def _truth(scene: _Scene, label: int, card: _Card, french: bool) -> WideTruth:
     return WideTruth(card.code, card.up, quad, visible, index, counts, (shares[0], shares[1]))
 
 
+def _seeded(seed: int, art: DeckArt, kind: DeckKind, *stream: int) -> np.random.Generator:
+    """The seed's draws for this deck (`stream`: another sequence of the same scene's)."""
+    return np.random.default_rng([seed, 7, list(DeckArt).index(art),
+                                  list(DeckKind).index(kind), *stream])
+
+
 def labelled_ray_scene(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None
                        ) -> tuple[WideScene, np.ndarray]:
     """One seeded scene of this art and deck kind, and its label image at 1/LABEL_SCALE of
     the frame (the i-th truth is label i + 1; 0 the felt), as wide_scenes' are."""
     art, kind = _kinds(art, kind)
-    rng = np.random.default_rng([seed, 7, list(DeckArt).index(art), list(DeckKind).index(kind)])
+    rng = _seeded(seed, art, kind)
     return render(_plan(rng, art, kind), rng)
 
 
-def render(plan: _Plan, rng: np.random.Generator) -> tuple[WideScene, np.ndarray]:
-    """Draw a plan: the cards in order, the dealer button, the chips, the hand, then the
-    sensor; the truth of every card and the label image (half size)."""
+Hand = tuple[float, float, float, float, tuple[float, float, float]]
+
+
+def _compose(plan: _Plan, rng: np.random.Generator, shown: Collection[int] | None = None,
+             hand: Hand | None = None, sleeve: np.ndarray | None = None
+             ) -> tuple[_Scene, list[WideTruth]]:
+    """The plan's cards numbered in `shown` (all: None) in order, the dealer button, the
+    chips and `hand` (its sleeve drawn from rng unless given) on the felt, and the truth of
+    the cards drawn (in the plan's order)."""
     scene = _Scene(plan, rng)
-    for label, card in enumerate(plan.cards, 1):
-        scene.card(label, card)
+    labels = [i + 1 for i in range(len(plan.cards)) if shown is None or i in shown]
+    for label in labels:
+        scene.card(label, plan.cards[label - 1])
     if plan.button is not None:
         scene.stack(*plan.button, 2, 45.0, np.array([0.85, 0.85, 0.85], np.float32), BUTTON)
     for i, (x, y, count, colour) in enumerate(plan.chips):
         radius = float(rng.uniform(*CHIP_RADIUS))
         scene.stack(x, y, count, radius, np.array(colour, np.float32), CHIP + i)
-    if plan.hand is not None:
-        hx, hy, angle, scale, skin = plan.hand
-        sleeve = _linear(np.uint8([[rng.integers(10, 90, 3)]]))[0, 0]
+    if hand is not None:
+        hx, hy, angle, scale, skin = hand
+        if sleeve is None:
+            sleeve = _linear(np.uint8([[rng.integers(10, 90, 3)]]))[0, 0]
         scene.hand(hx, hy, angle, scale, np.array(skin, np.float32), sleeve)
     french = plan.art is DeckArt.FRENCH
-    truth = [_truth(scene, label, card, french) for label, card in enumerate(plan.cards, 1)]
+    return scene, [_truth(scene, label, plan.cards[label - 1], french) for label in labels]
+
+
+def render(plan: _Plan, rng: np.random.Generator) -> tuple[WideScene, np.ndarray]:
+    """A still of a plan (its hand included) through the sensor: the frame, the truth of every
+    card and the label image (half size)."""
+    scene, truth = _compose(plan, rng, hand=plan.hand)
     frame = _sensor(rng, scene.radiance, plan.notes)
     small = cv2.resize(scene.labels, (FRAME_W // LABEL_SCALE, FRAME_H // LABEL_SCALE),
                        interpolation=cv2.INTER_NEAREST)
     return WideScene(frame, calibration(plan.lens), truth, plan.notes), small
+
+
+def ray_deal(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None, *,
+             opening: int = 3, hand_frames: int = 2, still_frames: int = 10) -> WideDeal:
+    """Seed `seed`'s plan (the still's cards, chips, camera, lamp and felt; not its random
+    hand) dealt one card at a time, as wide_scenes.wide_deal deals its own: `opening` frames
+    of the bets alone, then for each card `hand_frames` with the dealer's hand over it as it
+    is laid and `still_frames` of the table still, each frame with its own sensor noise and
+    a flicker of the light."""
+    art, kind = _kinds(art, kind)
+    rng = _seeded(seed, art, kind)
+    plan = _plan(rng, art, kind)
+    after_plan = copy.deepcopy(rng)
+    order = deal_order(plan.places)
+    moves = _seeded(seed, art, kind, 1)  # the dealer's hand
+    skin = tuple(float(t) for t in _linear(np.uint8([[SKIN[int(moves.integers(len(SKIN)))]]]))[0, 0])
+    sleeve = _linear(np.uint8([[moves.integers(10, 90, 3)]]))[0, 0]
+    hands: list[Hand] = []
+    for i in order:
+        c = plan.cards[i]
+        hands.append((c.x + float(moves.uniform(-30, 30)), c.y - float(moves.uniform(10, 60)),
+                      float(moves.normal(0, 15)), float(moves.uniform(0.85, 1.15)), skin))
+
+    def frames() -> Iterator[WideFrame]:
+        n = 0
+        for dealt in range(len(order) + 1):
+            shown = set(order[:dealt])
+            for with_hand, count in ((True, hand_frames),
+                                     (False, still_frames if dealt else opening)):
+                if with_hand and not dealt:
+                    continue
+                drawn = copy.deepcopy(after_plan)  # the same felt and chips every frame
+                scene, truth = _compose(plan, drawn, shown,
+                                        hands[dealt - 1] if with_hand else None, sleeve)
+                for _ in range(count):
+                    frame = _sensor(copy.deepcopy(drawn), scene.radiance, plan.notes,
+                                    _seeded(seed, art, kind, 2, n))
+                    n += 1
+                    yield WideFrame(frame, truth, tuple(sorted(shown)), dealt, with_hand)
+
+    return WideDeal(calibration(plan.lens), plan.notes, order, frames())
 
 
 def ray_scene(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None) -> WideScene:

@@ -673,18 +673,23 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
 
 from devices.camera.layout import CameraPose
+from devices.camera.ray_scenes import ray_deal
 from devices.camera.tracking import StillTracker
 from devices.camera.voting import CameraCardSource
-from devices.camera.wide_scenes import wide_deal
+from devices.camera.wide_scenes import WideDeal, wide_deal
 from devices.camera.wide_scoring import LiveScorer, LiveTally
 from tests.bench.bench_wide_scenes import DECKS, threshold_values
 
 HELD_OUT_DEAL_BASE = 9_100_000  # no still run has used these seeds (bench_wide_scenes)
+# the deals' generator (bench_wide_scenes.SOURCES): wide_scenes.py, tuned on, or ray_scenes.py,
+# built apart and never tuned on
+DEALS: dict[str, Callable[[int, str, str], WideDeal]] = {"wide": wide_deal, "ray": ray_deal}
 FRAME_S = 0.2  # five frames a second
 
 
@@ -717,7 +722,7 @@ def ab_name(ab: str | None, values: dict[str, float] | None) -> str | None:
 
 
 def run_deals(deck: str, seeds: range, mode: str, ab: str | None = None,
-              values: dict[str, float] | None = None
+              values: dict[str, float] | None = None, deals: str = "wide"
               ) -> dict[str, tuple[LiveTally, list[float]]]:
     """Each deal's frames through the tracked path and the every-frame path; with `ab` (an
     Options switch, or several joined by commas) or `values` (Thresholds fields) also the
@@ -727,7 +732,7 @@ def run_deals(deck: str, seeds: range, mode: str, ab: str | None = None,
     names = list(PATHS) + ([flipped_name] if flipped_name else [])
     out: dict[str, tuple[LiveTally, list[float]]] = {name: (LiveTally(), []) for name in names}
     for seed in seeds:
-        deal = wide_deal(seed, art, kind)
+        deal = DEALS[deals](seed, art, kind)
         paths = {name: (source(art, kind, deal.camera, mode == "calibrated", tracked,
                                hinted=now, explained=now), LiveScorer())
                  for name, (tracked, now) in PATHS.items()}
@@ -769,6 +774,8 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=None)
     parser.add_argument("--decks", default=",".join(DECKS))
     parser.add_argument("--modes", default="calibrated,uncalibrated")
+    parser.add_argument("--source", choices=tuple(DEALS), default="wide",
+                        help="the deals' generator: wide_scenes.py or ray_scenes.py")
     parser.add_argument("--ab", default=None, metavar="OPTION[,OPTION]",
                         help="also the tracked path with these Options switches flipped")
     parser.add_argument("--ab-threshold", action="append", default=[], metavar="NAME=VALUE",
@@ -781,12 +788,12 @@ def main() -> None:
         HELD_OUT_DEAL_BASE if args.split == "held-out" else 0)
     seeds = range(first, first + args.deals)
     split = "held-out" if first >= HELD_OUT_DEAL_BASE else "tune"  # what the seeds are
-    print(f"wide deals ({split}, seeds {first}..{seeds[-1]}), {args.deals} per deck, "
+    print(f"{args.source} deals ({split}, seeds {first}..{seeds[-1]}), {args.deals} per deck, "
           "one core")
     for deck in args.decks.split(","):
         print(deck, flush=True)
         for mode in args.modes.split(","):
-            runs = run_deals(deck, seeds, mode, args.ab, values)
+            runs = run_deals(deck, seeds, mode, args.ab, values, args.source)
             for name, (tally, ms) in runs.items():
                 print(line(f"{mode} {name}", tally, ms), flush=True)
                 if tally.false_examples:
