@@ -286,6 +286,12 @@ class Thresholds:
     # looked at after its report; tune 18550-19149, four decks: no card more or fewer)
     near_separation: float = 0.3
     near_learned_prob: float = 0.7
+    # a card the whole-card judge refuses on its separation alone, this far towards it (an
+    # aligned card asks aligned_min_separation), is named when the classifier names it too,
+    # this sure both ways up (Options.whole_paired_near: over-exposed, blurred French cards
+    # whose index has washed out, ray_scenes.py)
+    whole_near_separation: float = 0.1
+    whole_near_learned_prob: float = 0.98
     # ... this sure when a look-alike differs from it this little where it shows
     # (Options.near_lookalike): a Piacentine 7 of cups showing its left column, the middle
     # cup under the next card, is a 6 of cups there (gap 0.29-0.46; the classifier named
@@ -543,6 +549,15 @@ class Options:
     # a covered card the partial judge nearly names (its separation alone short) is named
     # when the classifier names it too, nearly sure (Thresholds.near_separation)
     paired_near: bool = True
+    # a card the whole-card judge nearly names (its separation alone short: every cell
+    # matches) is named when the classifier names it too, sure both ways up, and no corner
+    # index surely reads another card (Thresholds.whole_near_separation). No index must
+    # confirm it: an index is asked to tell a covered card from its look-alike, and this one
+    # shows whole. Why: on ray_scenes.py's held-out stills (9,000,000-9,001,999, spent since)
+    # whole French cards were missed 1.3% of the time, against 0.2% for Italian ones: an
+    # over-exposed, blurred card's index washes out, and its judge's separation falls just
+    # short (0.17-0.19 of 0.2), the classifier at 0.99 and more
+    whole_paired_near: bool = True
     # ... and so on the outline fitted to the classifier's card (`_refit_to_learned`), the
     # classifier asked again there (tune 17400-17699 calibrated, four decks: +16 of 3,250;
     # 17700-18099: +12 of 4,394; none false)
@@ -1401,6 +1416,8 @@ class Recognizer:
                     continue
                 cand = self._judge(frame, order_quad(view.image_points(aligned.corners())),
                                    th.aligned_min_separation, shortlist)
+            if not cand.accepted and self._whole_nearly_learned(frame, cand):
+                cand = replace(cand, accepted=True)
             if not cand.accepted and on_show:
                 queued.append((quick, (aligned, shortlist, second)))
                 continue
@@ -1881,6 +1898,22 @@ class Recognizer:
             return False
         return not self.options.near_index_confirms or \
             not self._index_unconfirmed(frame, quad, label)
+
+    def _whole_nearly_learned(self, frame: np.ndarray, cand: Candidate) -> bool:
+        """The whole-card judge refused `cand` on its separation alone (its score and every
+        cell met, `whole_near_separation` towards it), and the classifier names the same card
+        both ways up (`whole_near_learned_prob`), and no corner index surely reads another
+        (`_index_refuses`): two methods agreeing on a card seen whole
+        (Options.whole_paired_near)."""
+        th = self.thresholds
+        if self._classifier is None or not self.options.whole_paired_near or \
+                cand.label in (BACK, OTHER) or cand.score < th.min_score or \
+                cand.cell_error > th.max_cell_error or cand.margin < th.whole_near_separation:
+            return False
+        crop, label, prob = self._guess(frame, cand.quad)
+        return label == cand.label and \
+            self._both_ways(crop, label, prob, th.whole_near_learned_prob) and \
+            not self._index_refuses(frame, cand.quad, label)
 
     def _judged_unsure(self, frame: np.ndarray, quad: np.ndarray, cand: Candidate) -> bool:
         """A covered card the partial judge names, whose look-alike differs little where it
