@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 
 from devices.camera import calibration as calibration_file
+from devices.camera import ray_scenes
+from devices.camera.assets import AssetError
 from devices.camera.layout import CARD_WIDTH, FRAME_H, FRAME_W, TABLE_W
 from devices.camera.ray_scenes import (
     HELD_OUT_SEED_BASE,
@@ -214,3 +216,15 @@ def test_the_live_path_names_a_ray_development_deal() -> None:
         scorer.frame(frame, tracked.feed(frame.frame, n * FRAME_S))
     t = scorer.done()
     assert (t.expected, t.right, t.false) == (2, 2, 0)
+
+
+def test_without_the_shared_scans_a_ray_scene_says_so_rather_than_draw_another_scene(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ray_scenes, "SHARED_CARDS", tmp_path)
+    ray_scenes._original.cache_clear()
+    try:
+        with pytest.raises(AssetError, match="shared card scans") as raised:
+            ray_scene(1, "napoletane")
+        assert raised.value.code == "camera.asset_missing"
+    finally:
+        ray_scenes._original.cache_clear()

@@ -13,8 +13,8 @@ geometry from wide_scenes.py), and draws what they do not:
   smoothly and lies at its stack's height. The calibration handed over is the best homography
   of the distorted view (a technician's four marks give no better): a pixel or two off away
   from the middle, as on a real lens;
-- the scans: the shared originals (../shared/cards, 330-390 px wide; the project's 300 px
-  copies where they are absent), filtered down to the card's size on screen, with rounded
+- the scans: the shared originals (../shared/cards beside the project, 330-390 px wide; not
+  the project's 300 px copies, from which the recogniser's templates are made), filtered down to the card's size on screen, with rounded
   corners and a darker edge computed from card coordinates;
 - light: a lamp at a point (falloff, Lambert and Blinn-Phong on each card's surface normal, so
   a bent glossy card shows a glare band), warm to cool, and the shadows that hands and chips
@@ -44,7 +44,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from devices.camera.assets import back_scan, card_scan
+from devices.camera.assets import AssetError
 from devices.camera.layout import CARD_WIDTH, FRAME_H, FRAME_W, TABLE_H, TABLE_W, CameraPose
 from devices.camera.wide_scenes import (
     LABEL_SCALE,
@@ -74,14 +74,14 @@ HAND, CHIP, BUTTON = 200, 100, 300  # label numbers (cards are 1..N)
 
 @cache
 def _original(code: str | None, art: DeckArt) -> np.ndarray:
-    """The scan (BGR) as the shared folder holds it, else the project's downscaled copy."""
-    if code is None:
-        path = SHARED_CARDS / art.value / "bg.jpg"
-    else:
-        path = SHARED_CARDS / art.value / scan_file_name(parse_card(code), art)
+    """The scan (BGR) as the shared folder holds it. Not the project's downscaled copies in
+    their absence: a seed must give the same scene wherever it is drawn (the held-out
+    figures were measured on these)."""
+    name = "bg.jpg" if code is None else scan_file_name(parse_card(code), art)
+    path = SHARED_CARDS / art.value / name
     image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.exists() else None
     if image is None:
-        image = back_scan(art) if code is None else card_scan(parse_card(code), art)
+        raise AssetError(f"ray scenes draw the shared card scans: {path} is missing")
     return image
 
 

@@ -143,12 +143,16 @@ def _render_measured(args: argparse.Namespace) -> int:
     import cv2
 
     from devices.camera import calibration
+    from devices.camera.assets import AssetError
     from devices.camera.ray_scenes import ray_scene
     from devices.camera.wide_scenes import wide_scene
 
     make = ray_scene if args.source == "ray" else wide_scene
     for seed in range(args.seed, args.seed + args.scenes):
-        scene = make(seed, args.deck)
+        try:
+            scene = make(seed, args.deck)
+        except AssetError as e:
+            return _error(e.code, str(e))
         stem = args.outdir / f"{args.source}-{args.deck}-{seed}"
         cv2.imwrite(str(stem.with_suffix(".png")), scene.frame)
         calibration.save(stem.with_suffix(".calibration.json"), scene.camera)
