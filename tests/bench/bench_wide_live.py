@@ -6,6 +6,7 @@ tracker and the voter (voting.CameraCardSource). Issue 16's time goal is for thi
 
     .venv/bin/python -m tests.bench.bench_wide_live [--deals 50] [--split held-out|tune]
         [--first-seed N] [--decks napoletane,...] [--modes calibrated,uncalibrated]
+        [--source wide|ray]  (the deals' generator: wide_deal, or ray_scenes.ray_deal)
         [--ab OPTION[,OPTION]]  (also the tracked path with those switches flipped, same run)
         [--ab-threshold NAME=VALUE ...]  (... and with these Thresholds values)
 
@@ -17,6 +18,21 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
+
+Held-out report (2026-12-01, fortieth session), --source ray (ray_scenes.ray_deal, a generator
+never tuned on): deals 9,100,000-9,100,014 (never run before), 15 a deck, calibrated. Code
+8d2eca3 for napoletane and french40 (two runs side by side, nothing else on the machine);
+piacentine at 5ef8833 and french52 at f57e2b4 beside other runs (their ms not comparable):
+
+    deck        tracked              ms a frame (p95)   every frame
+    napoletane  49/49, 0 false       18.72 (79.0)       44.16
+    piacentine  60/60, 0 false       (shared machine)   tracked 0.41x every frame
+    french40    60/61, 0 false       20.22 (92.7)       49.54 (without whole_paired_near 59/61)
+    french52    48/51, 0 false       (shared machine)   tracked 0.37x every frame
+
+217/221 (98.2%), 0 false reports, 1 repeated. Missed: french40 9,100,013 a 6 of hearts 93%
+showing; french52 9,100,003 an 8 of hearts 85%, 9,100,013 a king of spades 75% and a 2 of
+clubs 58% showing.
 
 Held-out report (2026-11-29, thirty-ninth session), the shipped path (this session's change,
 the rescue's marks, is off with the rescue): deals 9,100,824-9,100,838 (never run before), 15 a
