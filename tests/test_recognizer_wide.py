@@ -48,6 +48,7 @@ from devices.camera.wide_scenes import (
     TUNE_SEEDS,
     WideScene,
     WideTruth,
+    _filtered_scan,
     wide_deal,
     wide_scene,
 )
@@ -115,6 +116,23 @@ def test_scenes_are_seeded_and_the_split_is_apart() -> None:
     assert a.frame.shape == (720, 1280, 3)
     assert HELD_OUT_SEED_BASE not in TUNE_SEEDS
     assert 1 <= len(a.truth) <= 7 and sum(not t.face_up for t in a.truth) <= 1
+
+
+def test_in_linear_light_thin_print_fades_and_the_scene_is_the_same() -> None:
+    """wide_scenes' `linear_light`: a 2-pixel black stroke filtered down to a third in linear
+    light is paler than the same filter in display values leaves it (as a lens fades a French
+    index's rank), and the scene is the same one: its cards, where they lie, its draws."""
+    scan = np.full((60, 60, 4), 255, np.uint8)
+    scan[:, 29:31, :3] = 0
+    faded = _filtered_scan(scan, 20.0 / 1.5)[:, :, :3]
+    plain = cv2.resize(scan[:, :, :3], (20, 20), interpolation=cv2.INTER_AREA)
+    assert faded.shape == (20, 20, 3) and faded.min() > plain.min() + 30
+    assert faded.min() < 240  # faded, not gone
+    a, b = wide_scene(5, "french", "french52"), wide_scene(5, "french", "french52",
+                                                           linear_light=True)
+    assert a.notes == b.notes and [t.code for t in a.truth] == [t.code for t in b.truth]
+    assert all(np.allclose(s.quad, t.quad) for s, t in zip(a.truth, b.truth, strict=True))
+    assert not np.array_equal(a.frame, b.frame)
 
 
 def test_the_counting_rule_is_issue_16s() -> None:

@@ -3,7 +3,8 @@ deck, calibrated and uncalibrated, today's recogniser (the baseline) beside the 
 
     .venv/bin/python -m tests.bench.bench_wide_scenes [--scenes N] [--split held-out|tune]
         [--decks napoletane,piacentine,french40,french52] [--modes calibrated,uncalibrated]
-        [--source wide|ray]  (the scenes' generator: wide_scenes.py, or ray_scenes.py)
+        [--source wide|wide-linear|ray]  (the scenes' generator: wide_scenes.py, or
+            ray_scenes.py)
         [--ab OPTION[,OPTION][:NAME=VALUE[,NAME=VALUE]] ...]  (also the current recogniser
             with those switches flipped and those Thresholds values; repeatable: one each)
         [--ab-classifier DIR]  (... and with DIR's card_classifier_<art>.npz where it has one:
@@ -16,6 +17,8 @@ and mode: % of counted cards named right (issue 16's rule: >= 45% of the face vi
 cards also a corner index), false cards, scenes fully right, mean and p95 ms per 1280x720
 frame on one core (recognition only; the calibration's view is made before timing, as at a
 table's start-up). Goals: >= 99.5% right, 0 false, <= 20 ms (calibrated).
+
+--source wide-linear: wide_scenes.py's scenes drawn in linear light (`linear_light`).
 
 --source ray: the scenes of devices/camera/ray_scenes.py, a third generator built apart (each
 pixel's ray cast onto the table and the cards' bowed faces, radial lens distortion with the
@@ -1405,6 +1408,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -1418,7 +1422,11 @@ from devices.camera.wide_scoring import WideTally, score_wide
 # where the scenes come from: wide_scenes.py (tuned on since the tenth session: its held-out
 # seeds are new scenes of a generator the recogniser was developed on) or ray_scenes.py (built
 # apart, never tuned on); both split their seeds at HELD_OUT_SEED_BASE
-SOURCES: dict[str, Callable[[int, str, str], WideScene]] = {"wide": wide_scene, "ray": ray_scene}
+# ... or wide_scenes.py in linear light (its `linear_light`: thin print fades as a lens's blur
+# fades it; half the index reader's training scenes)
+SOURCES: dict[str, Callable[[int, str, str], WideScene]] = {
+    "wide": wide_scene, "ray": ray_scene,
+    "wide-linear": partial(wide_scene, linear_light=True)}
 DECKS = {"napoletane": ("napoletane", "italian40"), "piacentine": ("piacentine", "italian40"),
          "french40": ("french", "french40"), "french52": ("french", "french52")}
 
@@ -1472,7 +1480,8 @@ def main() -> None:
     parser.add_argument("--decks", default=",".join(DECKS))
     parser.add_argument("--modes", default="calibrated,uncalibrated")
     parser.add_argument("--source", choices=tuple(SOURCES), default="wide",
-                        help="the scenes' generator: wide_scenes.py or ray_scenes.py")
+                        help="the scenes' generator: wide_scenes.py (wide-linear: in linear "
+                             "light) or ray_scenes.py")
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--first-seed", type=int, default=None)
     parser.add_argument("--ab", action="append", default=[],

@@ -2,7 +2,7 @@
 to work on (localisation or naming). Tune seeds only.
 
     .venv/bin/python -m tests.bench.diagnose_wide_misses [--scenes N] [--decks ...]
-        [--modes calibrated,uncalibrated] [--set OPTION=0|1 ...]
+        [--modes calibrated,uncalibrated] [--set OPTION=0|1 ...] [--source wide|wide-linear|ray]
 
 Each counted card that is not named right falls in one class:
 
@@ -26,9 +26,9 @@ import numpy as np
 
 from devices.camera.recognizer import Candidate, Options, Recognizer, order_quad
 from devices.camera.scoring import quad_distance
-from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, SEEN_WHOLE, WideTruth, wide_scene
+from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, SEEN_WHOLE, WideTruth
 from devices.camera.wide_scoring import score_wide
-from tests.bench.bench_wide_scenes import DECKS
+from tests.bench.bench_wide_scenes import DECKS, SOURCES
 
 
 @dataclass
@@ -94,6 +94,9 @@ def main() -> None:
     parser.add_argument("--modes", default="calibrated,uncalibrated")
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=0|1",
                         help="an Options switch for the recogniser examined, e.g. localiser=0")
+    parser.add_argument("--source", choices=tuple(SOURCES), default="wide",
+                        help="the scenes' generator: wide_scenes.py (wide-linear: in linear "
+                             "light) or ray_scenes.py")
     args = parser.parse_args()
     options = replace(Options(), **{k: bool(int(v)) for k, v in
                                     (s.split("=") for s in args.set)})
@@ -107,7 +110,7 @@ def main() -> None:
             classes: Counter[str] = Counter()
             right = expected = 0
             for seed in range(args.first_seed, args.first_seed + args.scenes):
-                scene = wide_scene(seed, art, kind)
+                scene = SOURCES[args.source](seed, art, kind)
                 camera = scene.camera if mode == "calibrated" else None
                 probe = Probe()
                 probe.attach(rec)
