@@ -105,7 +105,7 @@ from devices.camera.card_localiser import Peak, axis_turn, card_localiser
 from devices.camera.cascade import cascade_proposals
 from devices.camera.cover_mask import cover_mask
 from devices.camera.edge_snap import EdgeImage, snap
-from devices.camera.index_reader import index_reader
+from devices.camera.index_reader import IndexReader, index_reader
 from devices.camera.layout import CARD_WIDTH, CameraPose
 from devices.camera.partial_match import (
     COLS,
@@ -1249,6 +1249,7 @@ class Recognizer:
     # weights; a test pinned to the weights its change was made with)
     classifier: CardClassifier | None = None
     verifier: CardClassifier | None = None  # ... and the rescue verifier's
+    index_net: IndexReader | None = None  # ... and the French corner-index reader's
 
     def __post_init__(self) -> None:
         self._views: dict[tuple, TableView] = {}
@@ -1270,7 +1271,7 @@ class Recognizer:
         self._localiser = card_localiser() if self.options.localiser else None
         self._cover = cover_mask() if (self.options.cover_blanks or self.options.cover_hides) \
             else None
-        self._index_reader = index_reader() if (
+        self._index_reader = (self.index_net or index_reader()) if (
             self.options.index_reader and self.art is DeckArt.FRENCH) else None
         # the classifier may know cards this deck lacks (French 8s to 10s in a 40-card deck)
         self._known = frozenset(labels) | {OTHER}

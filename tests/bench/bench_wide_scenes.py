@@ -7,7 +7,8 @@ deck, calibrated and uncalibrated, today's recogniser (the baseline) beside the 
             ray_scenes.py)
         [--ab OPTION[,OPTION][:NAME=VALUE[,NAME=VALUE]] ...]  (also the current recogniser
             with those switches flipped and those Thresholds values; repeatable: one each)
-        [--ab-classifier DIR]  (... and with DIR's card_classifier_<art>.npz where it has one:
+        [--ab-classifier DIR]  (... and with DIR's card_classifier_<art>.npz where it has one,
+            and its index_reader_french.npz for French decks:
                                 one A/B recogniser, e.g. the session's start)
         [--ab-threshold NAME=VALUE ...]  (... and with these Thresholds values)
 
@@ -1414,6 +1415,7 @@ from pathlib import Path
 import cv2
 
 from devices.camera.card_classifier import CardClassifier
+from devices.camera.index_reader import index_reader
 from devices.camera.ray_scenes import ray_scene
 from devices.camera.recognizer import Options, Recognizer, Thresholds, baseline_options
 from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideScene, wide_scene
@@ -1492,7 +1494,8 @@ def main() -> None:
                              "recogniser each")
     parser.add_argument("--ab-classifier", type=Path, default=None, metavar="DIR",
                         help="... and with the classifier weights DIR/card_classifier_<art>.npz "
-                             "where DIR has them (weights trained anew, or the ones before)")
+                             "and DIR/index_reader_french.npz where DIR has them (weights "
+                             "trained anew, or the ones before)")
     parser.add_argument("--ab-threshold", action="append", default=[], metavar="NAME=VALUE",
                         help="... and with this Thresholds value (repeatable; e.g. the bar "
                              "a session changed, at its value before)")
@@ -1516,13 +1519,17 @@ def main() -> None:
             name = "current " + " ".join(
                 [f"{'+' if on else '-'}{k}" for k, on in flips.items()] +
                 [f"{k}={v:g}" for k, v in values.items()])
-            weights = None
+            weights = reader = None
             if args.ab_classifier:
                 path = args.ab_classifier / f"card_classifier_{art}.npz"
                 weights = CardClassifier.load(path) if path.exists() else None
                 name += ", other weights" if weights is not None else ""
+                path = args.ab_classifier / "index_reader_french.npz"
+                reader = index_reader(path) if art == "french" and path.exists() else None
+                name += ", other index reader" if reader is not None else ""
             recs[name] = Recognizer(art, kind, replace(Thresholds(), **values),
-                                    options=replace(Options(), **flips), classifier=weights)
+                                    options=replace(Options(), **flips), classifier=weights,
+                                    index_net=reader)
         if not args.no_baseline:
             recs = {"baseline": Recognizer(art, kind, options=baseline_options()), **recs}
         runs = bench(deck, args.scenes, first, modes, recs, args.source)
