@@ -10,6 +10,11 @@ them; labelled with the card where the index box shows (>= 90%), OTHER where it 
 (< 40%: covered, or the card face down), and OTHER for corners of outlines moved off the cards
 (not on any index). Tune seeds only, from 400,000: apart from the benchmark's (0 and up) and
 the card classifier's (100,000 and up). The last tenth is held back for the validation figure.
+Every odd seed's scene is drawn in linear light (wide_scenes.py's `linear_light`): a lens fades
+an index's thin rank strokes, which display-value drawing keeps dark.
+
+The shipped weights (2026-12-02): --scenes 2400 --first-seed 400000 --epochs 14, 73,613
+corners, 98.91% on the held-back tenth (crops about 8 min, 13 s an epoch, two cores).
 """
 
 from __future__ import annotations
@@ -78,7 +83,8 @@ def corner_set(seeds: range) -> tuple[np.ndarray, list[str]]:
     images: list[np.ndarray] = []
     labels: list[str] = []
     for seed in seeds:
-        scene = wide_scene(seed, DeckArt.FRENCH, DeckKind.FRENCH_52)
+        scene = wide_scene(seed, DeckArt.FRENCH, DeckKind.FRENCH_52,
+                           linear_light=bool(seed % 2))
         for crop, label in scene_corners(scene, np.random.default_rng([seed, 11])):
             images.append(crop.astype(np.float16))
             labels.append(label)
