@@ -53,7 +53,7 @@ from devices.camera.wide_scenes import (
     wide_scene,
 )
 from devices.camera.wide_scoring import WideTally, score_wide
-from tests.wide_cards import blanks_weights, both_ways, named_right
+from tests.wide_cards import INDEX_THEN, blanks_weights, both_ways, named_right
 
 # (Every set of options below leaves out the rescue pass, `Options.rescue`, the cover
 # mask, `cover_blanks` and `cover_hides`, and the telling check, `telling_check`, newer than
@@ -622,9 +622,9 @@ def test_a_card_named_by_its_index_alone_needs_its_other_corner_not_to_read_anot
     else agreeing, its bottom index read an ace (0.34): a false 4. A card its index alone
     names is refused when its other corner reads another card (`index_corners_agree`)."""
     scene = wide_scene(19243, "french", "french40")
-    now = score_wide(Recognizer("french", "french40").recognize(scene.frame, scene.camera),
+    now = score_wide(Recognizer("french", "french40", index_net=INDEX_THEN).recognize(scene.frame, scene.camera),
                      scene.truth)
-    before = score_wide(Recognizer("french", "french40", options=Options(
+    before = score_wide(Recognizer("french", "french40", index_net=INDEX_THEN, options=Options(
         index_corners_agree=False)).recognize(scene.frame, scene.camera), scene.truth)
     assert before.false_examples[0].startswith("4s@") and before.false == 1
     assert now.false == 0 and now.right == before.right
@@ -651,11 +651,11 @@ def test_a_localiser_peak_whose_axis_is_off_proposes_its_card_turned(seed: int) 
     degrees off (a fan's top card among its neighbours' edges) and nothing else proposed the
     card: its card turned a little either way (`localiser_turns`) is named; nothing false."""
     scene = wide_scene(seed, "french", "french40")
-    now = score_wide(Recognizer("french", "french40", classifier=FRENCH_THEN,
+    now = score_wide(Recognizer("french", "french40", classifier=FRENCH_THEN, index_net=INDEX_THEN,
                                 options=UNCASCADED).recognize(scene.frame, scene.camera),
                      scene.truth)
     before = score_wide(Recognizer("french", "french40", options=replace(
-        UNCASCADED, localiser_turns=False), classifier=FRENCH_THEN).recognize(
+        UNCASCADED, localiser_turns=False), classifier=FRENCH_THEN, index_net=INDEX_THEN).recognize(
         scene.frame, scene.camera), scene.truth)
     assert now.false == 0 and now.right == before.right + 1 == now.expected
 
@@ -836,10 +836,11 @@ def test_a_covered_card_is_fitted_to_the_card_its_index_reads(seed: int, code: s
     no search around the outline, `index_search`, which finds them either way.)"""
     scene = wide_scene(seed, "french", "french52")
     then = Options(**PRIOR, edge_snap=False, index_search=False)
-    now = Recognizer("french", "french52", classifier=FRENCH_THEN, options=then).recognize(
+    now = Recognizer("french", "french52", classifier=FRENCH_THEN, options=then,
+                     index_net=INDEX_THEN).recognize(
         scene.frame, scene.camera)
     before = Recognizer("french", "french52", options=replace(then, index_fit=False),
-                        classifier=FRENCH_THEN).recognize(scene.frame, scene.camera)
+                        classifier=FRENCH_THEN, index_net=INDEX_THEN).recognize(scene.frame, scene.camera)
     assert code in {d.code for d in now} and code not in {d.code for d in before}
     assert score_wide(now, scene.truth).false == 0 == score_wide(before, scene.truth).false
 
@@ -1046,7 +1047,8 @@ def test_a_covered_french_card_is_searched_for_around_its_outline(kind: str, see
     classifier at >= 0.97. Searched for as the card its index reads or the classifier
     guesses, a fifth of a width around, it is found and named as its index names a card."""
     scene, now, before = both_ways("french", seed, Options(**PRIOR, index_search=True),
-                                   Options(**PRIOR, index_search=False), kind)
+                                   Options(**PRIOR, index_search=False), kind,
+                                   index_net=INDEX_THEN)
     assert named_right(scene, now, code) and not named_right(scene, before, code)
     assert score_wide(now, scene.truth).false == 0 == score_wide(before, scene.truth).false
 

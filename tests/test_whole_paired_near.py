@@ -11,17 +11,20 @@ from devices.camera.ray_scenes import HELD_OUT_SEED_BASE, ray_scene
 from devices.camera.recognizer import Options, Recognizer, Thresholds
 from devices.camera.scoring import inside
 from devices.camera.wide_scoring import score_wide
+from tests.wide_cards import INDEX_THEN
 
 SEED = 9_000_042
 
 
 def _named(**changes: float | bool) -> tuple[set[str], int]:
-    """The codes named on the scene's whole 2 of clubs' outline, and the false cards."""
+    """The codes named on the scene's whole 2 of clubs' outline, and the false cards (with
+    the index reader of its time: 2026-12-02's reads the washed-out index and names the card
+    with or without whole_paired_near)."""
     scene = ray_scene(SEED, "french", "french40")
     options = {k: v for k, v in changes.items() if hasattr(Options(), k)}
     values = {k: v for k, v in changes.items() if k not in options}
     rec = Recognizer("french", "french40", replace(Thresholds(), **values),
-                     options=replace(Options(), **options))
+                     options=replace(Options(), **options), index_net=INDEX_THEN)
     rec.view(scene.camera)
     found = rec.recognize(scene.frame, scene.camera)
     two = next(t for t in scene.truth if t.code == "2b")

@@ -7,6 +7,7 @@ from functools import cache
 from pathlib import Path
 
 from devices.camera.card_classifier import CardClassifier
+from devices.camera.index_reader import IndexReader
 from devices.camera.recognizer import Detection, Options, Recognizer, Thresholds
 from devices.camera.scoring import inside
 from devices.camera.wide_scenes import WideScene, wide_scene
@@ -23,17 +24,25 @@ def blanks_weights(art: str) -> CardClassifier | None:
 
 
 def both_ways(deck: str, seed: int, on: Options, off: Options, kind: str | None = None,
-              classifier: CardClassifier | None = None, thresholds: Thresholds | None = None
+              classifier: CardClassifier | None = None, thresholds: Thresholds | None = None,
+              index_net: IndexReader | None = None
               ) -> tuple[WideScene, list[Detection], list[Detection]]:
     """Scene `seed` of `deck` (calibrated; `kind` the deck kind, French 40 or 52), and the
-    cards named with options `on` and `off` (with `classifier`'s weights and `thresholds`,
-    when given)."""
+    cards named with options `on` and `off` (with `classifier`'s weights, `thresholds` and the
+    index reader `index_net`, when given)."""
     scene = wide_scene(seed, deck, kind)
     th = thresholds or Thresholds()
-    return (scene, Recognizer(deck, kind, th, options=on, classifier=classifier).recognize(
-                scene.frame, scene.camera),
-            Recognizer(deck, kind, th, options=off, classifier=classifier).recognize(
-                scene.frame, scene.camera))
+    return (scene, Recognizer(deck, kind, th, options=on, classifier=classifier,
+                              index_net=index_net).recognize(scene.frame, scene.camera),
+            Recognizer(deck, kind, th, options=off, classifier=classifier,
+                       index_net=index_net).recognize(scene.frame, scene.camera))
+
+
+# the French index reader before 2026-12-02's (trained in display values only), which the
+# French tests made before it judge their changes with: the newer reader reads some of their
+# cards' faded indices and names them with or without the change
+INDEX_THEN = IndexReader(CardClassifier.load(
+    Path(__file__).parent / "data" / "index_reader_french_2026-11-25.npz"))
 
 
 def named_right(scene: WideScene, found: list[Detection], code: str) -> bool:
