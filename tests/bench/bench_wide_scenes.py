@@ -26,6 +26,24 @@ pixel's ray cast onto the table and the cards' bowed faces, radial lens distorti
 best-homography calibration, a point lamp, a Bayer sensor; the shared original scans) and never
 tuned on. Its seeds split at the same HELD_OUT_SEED_BASE.
 
+Held-out report, 2026-12-02 (forty-second session): the index reader retrained with half its
+scenes in linear light (wide_scenes' `linear_light`) against the reader of 2026-11-25, in one
+run, code 23f5b51, OpenCV 5.0.0.93; ray held-out 9,003,000-9,003,549 (never run before),
+550 scenes a deck (two runs, 150 and 400: the session's time allowed no more):
+
+    .venv/bin/python -m tests.bench.bench_wide_scenes --source ray --first-seed 9003000 \
+        --scenes 150 --no-baseline --modes calibrated --ab-classifier DIR --decks french40
+    (and --first-seed 9003150 --scenes 400; DIR holding tests/data's
+    index_reader_french_2026-11-25.npz as index_reader_french.npz)
+
+    deck        new reader              false   reader of 2026-11-25    false
+    french40    97.67% (1590/1628)      0       95.52% (1555/1628)      0
+    french52    97.18% (1483/1526)      0       95.02% (1450/1526)      0
+
+The gain is in covered cards (45-55% showing: french40 118/134 against 98/134, french52
+131/153 against 112/153); whole cards the same within 3. The Italian decks do not use it.
+Not run this session: the wide held-out stills and the live deals with the new reader.
+
 Held-out report, 2026-12-01 (fortieth session), Options.whole_paired_near (a card the whole-card
 judge refuses on its separation alone named when the classifier names it too, 0.98 both ways
 up, no index surely reading another), on and off, code f57e2b4, after tune 89,700-90,699 (wide,
