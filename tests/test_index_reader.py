@@ -19,7 +19,7 @@ from devices.camera.recognizer import Options
 from devices.camera.templates import normalise
 from devices.camera.wide_scoring import score_wide
 from studio.cards import parse_card
-from tests.wide_cards import both_ways, named_right
+from tests.wide_cards import INDEX_THEN, both_ways, named_right
 
 
 def _scene(code: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -85,6 +85,7 @@ def test_the_shipped_reader_reads_covered_cards_indices_on_tune_scenes() -> None
     right, wrong, total = _sure_reads(reader, range(5000, 5020), linear=False)
     assert total >= 10 and wrong == 0 and right >= 0.8 * total
 
+
 def test_a_card_fitted_to_the_classifiers_guess_needs_an_index_in_view() -> None:
     """Spent held-out french52 9,332,359 (a false card of the twenty-first session's report):
     a hypothesis straddling a 3 of hearts and its neighbour, the classifier 0.94 for a 6 of
@@ -105,15 +106,10 @@ def test_the_shipped_reader_reads_indices_faded_in_linear_light() -> None:
     the rank's thin strokes, as on ray_scenes' frames): the shipped reader, trained with half
     its scenes so, reads all but one of the covered cards' indices surely and right, none
     wrong; the reader of 2026-11-25, trained in display values only, fewer."""
-    from pathlib import Path
-
-    from devices.camera.card_classifier import CardClassifier
     from devices.camera.index_reader import index_reader
 
     now = _sure_reads(index_reader(), range(5000, 5040), linear=True)
-    then = _sure_reads(IndexReader(CardClassifier.load(
-        Path(__file__).parent / "data" / "index_reader_french_2026-11-25.npz")),
-        range(5000, 5040), linear=True)
+    then = _sure_reads(INDEX_THEN, range(5000, 5040), linear=True)
     assert now[2] == then[2] >= 20 and now[1] == 0
     # (30 of 31 and 28 of 31 on 2026-12-02; on 5,000-5,149: 134 and 119 of 138)
     assert now[0] >= now[2] - 1 and now[0] > then[0]
