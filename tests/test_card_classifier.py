@@ -30,6 +30,7 @@ from devices.camera.training.crops import (
     ambiguous_cards,
     scene_crops,
 )
+from devices.camera.training.crops import crops as scene_range_crops
 from devices.camera.training.train_card_classifier import save
 from devices.camera.wide_scenes import labelled_wide_scene, wide_scene
 from devices.camera.wide_scoring import WideTally, score_wide
@@ -472,3 +473,15 @@ def test_weights_trained_with_blob_covers_name_more_covered_cards(
     assert named_right(scene, now_found, code) and not named_right(scene, then_found, code)
     assert score_wide(now_found, scene.truth).false == 0
     assert score_wide(then_found, scene.truth).false == 0
+
+
+def test_linear_light_crops_draw_odd_seeds_in_linear_light() -> None:
+    """--linear-light: an odd seed's scene is drawn in linear light (other pixels, the same
+    cards), an even seed's as without it, as the index reader's training scenes are."""
+    for seed, changed in ((100_000, False), (100_001, True)):
+        plain_x, plain_y = scene_range_crops("napoletane", "italian40", range(seed, seed + 1))
+        lin_x, lin_y = scene_range_crops("napoletane", "italian40", range(seed, seed + 1),
+                                         linear_light=True)
+        assert lin_y == plain_y
+        differs = float(np.abs(lin_x.astype(np.float32) - plain_x.astype(np.float32)).mean())
+        assert (differs > 0.01) == changed, (seed, differs)

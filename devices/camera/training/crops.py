@@ -140,16 +140,21 @@ def ambiguous_cards(scene: WideScene, labels: np.ndarray, art: DeckArt | str,
 
 def crops(art: DeckArt | str, kind: DeckKind | str, seeds: range, jitters: int = 4,
           covered_jitters: int | None = None, straddles: int = 0,
-          ambiguous_below: int | None = None) -> tuple[np.ndarray, list[str]]:
+          ambiguous_below: int | None = None,
+          linear_light: bool = False) -> tuple[np.ndarray, list[str]]:
     """Crops of the scenes of these (tune) seeds: images (N, CANON_H, CANON_W, 3) float16 and
     their labels; with `ambiguous_below`, a covered card told apart by fewer pixels from
-    another is labelled OTHER (`ambiguous_cards`)."""
+    another is labelled OTHER (`ambiguous_cards`); with `linear_light`, every odd seed's
+    scene is drawn in linear light (wide_scenes' `linear_light`: a covered card's thin
+    print fades as through a real lens, where the classifier was unsure on ray_scenes'
+    frames), as the index reader is trained."""
     if seeds.stop > HELD_OUT_SEED_BASE:
         raise ValueError("training crops come from tune seeds only")
     images: list[np.ndarray] = []
     labels: list[str] = []
     for seed in seeds:
-        scene, label_image = labelled_wide_scene(seed, art, kind)
+        scene, label_image = labelled_wide_scene(seed, art, kind,
+                                                 linear_light=linear_light and bool(seed % 2))
         rng = np.random.default_rng([seed, 7])
         ambiguous = ambiguous_cards(scene, label_image, art, kind, ambiguous_below) \
             if ambiguous_below else None

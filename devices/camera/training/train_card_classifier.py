@@ -5,7 +5,7 @@ and write its weights into the package (devices/camera/weights/), for numpy to r
     .venv/bin/python -m devices.camera.training.train_card_classifier --art french \
         [--scenes 1400] [--first-seed 100000] [--epochs 14] [--crops FILE.npz ...] \
         [--save-crops FILE.npz] [--cover 0.3] [--cover-depth 0.55] [--covered-jitters 12]
-        [--blank 0.3] [--ambiguous-below 10] [--init WEIGHTS.npz --max-lr 1.5e-3]
+        [--blank 0.3] [--ambiguous-below 10] [--linear-light] [--init WEIGHTS.npz --max-lr 1.5e-3]
         [--out W] [--widths 12 24 48] [--hidden 64] [--threads 2]
 
 (--epochs 0 with --save-crops only cuts the crops, to train later on several ranges at once;
@@ -13,6 +13,7 @@ and write its weights into the package (devices/camera/weights/), for numpy to r
 --cover-depth: the most such a cover hides; --covered-jitters: crops cut per card showing under
 70% (the half-hidden cards of fans and cascades, few in a scene, most of the misses);
 --blank: the share blanked as the recogniser blanks what lies on cards named (blank_covers.py);
+--linear-light: every odd seed's scene drawn in linear light (wide_scenes' `linear_light`);
 --ambiguous-below: a covered card told apart from another by fewer pixels of what shows is
 labelled OTHER (crops.ambiguous_cards);
 --init: a fine-tune of weights trained before, a few epochs instead of a whole run;
@@ -299,6 +300,8 @@ def main() -> None:
     parser.add_argument("--ambiguous-below", type=int, default=None,
                         help="label OTHER a covered card told apart by fewer pixels "
                              "(crops.ambiguous_cards)")
+    parser.add_argument("--linear-light", action="store_true",
+                        help="every odd seed's scene drawn in linear light (wide_scenes)")
     parser.add_argument("--blank", type=float, default=0.0,
                         help="share of crops blanked as the recogniser blanks named cards")
     parser.add_argument("--out", type=Path, help="weights file (default: the package's)")
@@ -318,7 +321,8 @@ def main() -> None:
         seeds = range(args.first_seed, args.first_seed + args.scenes)
         images, labels = crops(DeckArt(args.art), DeckKind(KINDS[args.art]), seeds,
                                covered_jitters=args.covered_jitters, straddles=args.straddles,
-                               ambiguous_below=args.ambiguous_below)
+                               ambiguous_below=args.ambiguous_below,
+                               linear_light=args.linear_light)
         if args.save_crops is not None:
             np.savez(args.save_crops, x=images, y=np.array(labels))
             print(f"crops written to {args.save_crops}", flush=True)
