@@ -205,6 +205,20 @@ read 911 and 880 cards sure (>= 0.9 both ways) and right of 3,343 and 3,368, and
 of 14,117 and 15,944 outlines on no card sure of a card; and the pipeline's rules around
 them are tuned to those weights, which a retrain would move. What the verifier adds:
 recognizer.Options.rescue.
+
+Tried and not kept (2026-12-02, forty-fourth session): the Italian classifiers fine-tuned
+on scenes half drawn in linear light (train_card_classifier --linear-light), as the French
+index reader was to +2% of covered French cards on ray_scenes' held-out stills: on those,
+the Italian misses are covered cards (45-55% showing: a third missed) the classifier reads
+at 0.4-0.94 on their true outlines. Fresh tune crops 740,000-741,499 (70,719 and 71,327,
+--covered-jitters 12 --straddles 4), from the shipped weights, 6 epochs at --max-lr 1.5e-3,
+--cover 0.3 --blank 0.3 (Piacentine --blob 0.3 too, as shipped); on the held-back tenth
+sure (>= 0.9) and right 6,639 -> 6,656 and 6,522 -> 6,684. The recogniser on ray tune stills
+711,000-711,749 calibrated: napoletane 1,994 -> 1,999 of 2,059, piacentine 2,073 -> 2,062
+of 2,102, 0 false either way; covered cards of ray tune 712,000-712,199 on jittered true
+outlines, sure (>= 0.95) and right 337 -> 352 of 430 and 301 -> 291 of 366. Within noise
+for Napoletane, a loss for Piacentine: the linear light is not what the classifier lacks
+on those frames.
 """
 
 from __future__ import annotations
