@@ -19,6 +19,21 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-12-02, forty-fourth session), --source ray, the French decks with the
+index reader retrained on linear light (2026-12-02): deals 9,100,015-9,100,029 (never run
+before), 15 a deck, calibrated, code 954e89a, two runs side by side, nothing else on the
+machine:
+
+    .venv/bin/python -m tests.bench.bench_wide_live --source ray --first-seed 9100015 \
+        --deals 15 --modes calibrated --decks french40
+
+    deck        tracked              ms a frame (p95)   every frame
+    french40    56/56, 0 false       22.45 (90.6)       45.04 (tracked 0.50x)
+    french52    57/57, 0 false       15.23 (71.2)       38.17 (tracked 0.40x)
+
+113/113, 0 false reports, 1 repeated (french52). French 40's mean is over the 20 ms goal on
+these deals (19.19 for the path before the sixteenth session's hints in the same run).
+
 Held-out report (2026-12-01, fortieth session), --source ray (ray_scenes.ray_deal, a generator
 never tuned on): deals 9,100,000-9,100,014 (never run before), 15 a deck, calibrated. Code
 8d2eca3 for napoletane and french40 (two runs side by side, nothing else on the machine);
