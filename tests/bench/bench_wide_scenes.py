@@ -44,17 +44,17 @@ scenes a deck, two decks side by side:
     french52                  98.56% (1373/1393) 63 ms    0      95.55% (1331/1393)     0
 
 The misses are covered cards (45-55% showing: ray napoletane 74/97, piacentine 114/140,
-french40 78/93, french52 101/115); whole cards 99.4-99.7% on ray, 99.6-99.9% on wide. The
-false Napoletane card (9,003,647, spent since) is a whole 3 of coins named a 5 of coins by the
+french40 78/93, french52 101/115); whole cards 99.4-99.7% on ray, 99.6-99.9% on wide. The false
+Napoletane card (9,003,647, spent since) is a whole 3 of coins named a 5 of coins by the
 classifier (0.96; 0.89 and 0.92 on the plain crop both ways up) on an upright outline 7-13
-degrees off the card's own (its edges), the partial judge's best there a 5 too, unsure; on
-the true outline every judge names it a 3 (whole judge 0.963, the classifier 1.0 both
-ways), so what went wrong is the outline, named before the true one was. A floor on such a
-card's template score would not refuse it: right cards the classifier named on tune
-0-299 scored as low (0.27 Napoletane, 0.11 Piacentine, against its 0.24). The French
-uncalibrated false cards were not traced. On the wide stills the new reader names what the old one did on 9,371,200-
-9,372,199 (98.91% and 99.06% there), within the ranges' spread: it was trained for linear
-light, which the wide stills do not draw.
+degrees off the card's own (its edges), the partial judge's best there a 5 too, unsure; on the
+true outline every judge names it a 3 (whole judge 0.963, the classifier 1.0 both ways): the
+outline failed, not the judges on it (whether the true one was hypothesised not traced). A
+floor on such a card's template score would not refuse it: right cards the classifier named on
+tune 0-299 scored as low (0.27 Napoletane, 0.11 Piacentine, against its 0.24). The French
+uncalibrated false cards were not traced. On the wide stills the new reader names what the old
+one did on 9,371,200-9,372,199 (98.91% and 99.06% there), within the ranges' spread: it was
+trained for linear light, which the wide stills do not draw.
 
 Held-out report, 2026-12-02 (forty-second session): the index reader retrained with half its
 scenes in linear light (wide_scenes' `linear_light`) against the reader of 2026-11-25, in one
