@@ -589,6 +589,13 @@ def _kinds(art: DeckArt | str, kind: DeckKind | str | None) -> tuple[DeckArt, De
     return art, DeckKind(kind)
 
 
+def trained_in_linear_light(seed: int) -> bool:
+    """Which training scenes the learned readers see drawn in linear light: the odd seeds,
+    half of them, one rule for every network trained so (train_index_reader, and
+    train_card_classifier --linear-light)."""
+    return bool(seed % 2)
+
+
 def wide_scene(seed: int, art: DeckArt | str, kind: DeckKind | str | None = None, *,
                linear_light: bool = False) -> WideScene:
     """One seeded, domain-randomised scene of this art and deck kind (`linear_light`: the

@@ -22,6 +22,7 @@ from devices.camera.wide_scenes import (
     SEEN_WHOLE,
     WideScene,
     labelled_wide_scene,
+    trained_in_linear_light,
     visible_mask,
 )
 from studio.cards import DeckArt, DeckKind
@@ -145,16 +146,15 @@ def crops(art: DeckArt | str, kind: DeckKind | str, seeds: range, jitters: int =
     """Crops of the scenes of these (tune) seeds: images (N, CANON_H, CANON_W, 3) float16 and
     their labels; with `ambiguous_below`, a covered card told apart by fewer pixels from
     another is labelled OTHER (`ambiguous_cards`); with `linear_light`, every odd seed's
-    scene is drawn in linear light (wide_scenes' `linear_light`: a covered card's thin
-    print fades as through a real lens, where the classifier was unsure on ray_scenes'
-    frames), as the index reader is trained."""
+    scene is drawn in linear light (wide_scenes' `linear_light`), as the index reader's
+    training scenes are (tried for the Italian classifiers: card_classifier.py)."""
     if seeds.stop > HELD_OUT_SEED_BASE:
         raise ValueError("training crops come from tune seeds only")
     images: list[np.ndarray] = []
     labels: list[str] = []
     for seed in seeds:
-        scene, label_image = labelled_wide_scene(seed, art, kind,
-                                                 linear_light=linear_light and bool(seed % 2))
+        linear = linear_light and trained_in_linear_light(seed)
+        scene, label_image = labelled_wide_scene(seed, art, kind, linear_light=linear)
         rng = np.random.default_rng([seed, 7])
         ambiguous = ambiguous_cards(scene, label_image, art, kind, ambiguous_below) \
             if ambiguous_below else None

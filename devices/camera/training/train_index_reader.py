@@ -29,7 +29,13 @@ from devices.camera.recognizer import order_quad
 from devices.camera.training.crops import _jitter
 from devices.camera.training.train_card_classifier import build as build_classifier
 from devices.camera.training.train_card_classifier import fit, save
-from devices.camera.wide_scenes import HELD_OUT_SEED_BASE, WideScene, _index_boxes, wide_scene
+from devices.camera.wide_scenes import (
+    HELD_OUT_SEED_BASE,
+    WideScene,
+    _index_boxes,
+    trained_in_linear_light,
+    wide_scene,
+)
 from studio.cards import DeckArt, DeckKind
 
 SHOWS, HIDDEN = 0.9, 0.4  # index box shares labelled as the card, and as OTHER
@@ -84,7 +90,7 @@ def corner_set(seeds: range) -> tuple[np.ndarray, list[str]]:
     labels: list[str] = []
     for seed in seeds:
         scene = wide_scene(seed, DeckArt.FRENCH, DeckKind.FRENCH_52,
-                           linear_light=bool(seed % 2))
+                           linear_light=trained_in_linear_light(seed))
         for crop, label in scene_corners(scene, np.random.default_rng([seed, 11])):
             images.append(crop.astype(np.float16))
             labels.append(label)
