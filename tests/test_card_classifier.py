@@ -1,5 +1,5 @@
-"""The learned card classifier (devices/camera/card_classifier.py): the forward pass (OpenCV's
-DNN module against the numpy reference), the shipped weights on crops of the scenes they were
+"""The learned card classifier (devices/camera/card_classifier.py): the forward pass
+(onnxruntime against the numpy reference), the shipped weights on crops of the scenes they were
 trained on (tune seeds from 100,000), and the recogniser taking its word only when it is sure
 and the templates agree."""
 
@@ -69,8 +69,8 @@ def test_forward_pass_gives_a_distribution_and_weights_round_trip(tmp_path) -> N
 
 
 @pytest.mark.parametrize("art", ["napoletane", "piacentine", "french", None])
-def test_opencvs_network_computes_what_the_numpy_reference_does(art: str | None) -> None:
-    """The classifier runs as ONNX in OpenCV's DNN module (`logits`); its outputs are the
+def test_the_onnx_network_computes_what_the_numpy_reference_does(art: str | None) -> None:
+    """The classifier runs as ONNX in onnxruntime (`logits`); its outputs are the
     layer-by-layer numpy definition's (`reference_logits`), for the shipped weights and for a
     small network of any shape."""
     rng = np.random.default_rng(3)
@@ -91,9 +91,10 @@ def test_the_index_readers_network_runs_on_its_own_crop_size() -> None:
         assert np.abs(reader.net.logits(crop) - reader.net.reference_logits(crop)).max() < 1e-4
 
 
-def test_each_thread_runs_its_own_network() -> None:
+def test_threads_classifying_at_once_get_the_references_answers() -> None:
     """Tables recognise in worker threads: two threads classifying at once with one
-    classifier each get the reference's answers (a shared cv2.dnn.Net gives wrong ones)."""
+    classifier (one onnxruntime session) each get the reference's answers (a cv2.dnn.Net,
+    which ran it before, gave wrong ones when shared)."""
     clf = card_classifier("napoletane")
     assert clf is not None
     rng = np.random.default_rng(4)

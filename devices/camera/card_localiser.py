@@ -13,12 +13,13 @@ Output, per cell of 4 input pixels (8 view pixels): a centre heatmap (logit), th
 axis as (cos 2a, sin 2a) (a card is the same turned half a turn) and the centre's offset in
 the cell. Input: the view halved (INTER_AREA), each channel normalised, padded to
 INPUT_W x INPUT_H. Trained by devices/camera/training/train_card_localiser.py (torch, the
-optional `train` extra) on tune scenes 200,000 and up; run here with OpenCV's DNN module from
-the shipped ONNX file (no torch at run time). The shipped weights: its defaults (750 views a
+optional `train` extra) on tune scenes 200,000 and up; run here with onnxruntime from the
+shipped ONNX file (onnx_session.py; no torch at run time). The shipped weights: its defaults (750 views a
 deck from seed 200,000, 8 epochs); on its 150 held-back views, 406 of the 434 cards showing
 >= 45% have a peak within 8 view pixels of their centre (median 2.0 px off, p90 5.3), the
 network's axis 5.9 degrees off (median), the edges' 1.5 (`CardLocaliser.peaks`). ~30 M
-multiply-adds a view: ~2 ms on one loaded core (cv2.dnn), input and peaks ~1 ms more.
+multiply-adds a view: ~2 ms on one loaded core (onnxruntime, 2026-12-03; 4.6 with OpenCV's
+DNN module, which ran it before), input and peaks ~1 ms more.
 
 Retrained, tried and not kept (2026-11-29, thirty-third session): the same network on three
 times the views (seeds 200,000-202,249, 9,000 views, 12 epochs). On the trainer's validation
@@ -34,7 +35,6 @@ What bounds the misses is not where cards are proposed.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -42,6 +42,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from devices.camera.onnx_session import OnnxNet
 from devices.camera.table_view import CardRect
 
 WEIGHTS = Path(__file__).resolve().parent / "weights" / "card_localiser.onnx"
@@ -132,36 +133,30 @@ def axis_turn(a: float, b: float) -> float:
     return abs((a - b + np.pi / 2) % np.pi - np.pi / 2)
 
 
-class ThreadNets:
-    """An ONNX file's network, run with OpenCV's DNN module on one thread (as the caller set).
-
-    A network of its own for each thread: a cv2.dnn.Net is not safe to share, and a studio's
-    tables each recognise their camera's frames in a worker thread (two threads running one
-    Net gave wrong outputs and exceptions)."""
+class OnnxFile:
+    """An ONNX file's network (onnx_session.OnnxNet), read on first use: one session for
+    every thread (the tables each recognise their camera's frames in a worker thread)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._local = threading.local()
+        self._net: OnnxNet | None = None
 
     @property
-    def net(self) -> cv2.dnn.Net:
-        """This thread's network, read once per thread (70 kB)."""
-        net = getattr(self._local, "net", None)
-        if net is None:
-            net = self._local.net = cv2.dnn.readNetFromONNX(str(self.path))
-        return net
+    def net(self) -> OnnxNet:
+        if self._net is None:
+            self._net = OnnxNet(self.path)
+        return self._net
 
 
-class CardLocaliser(ThreadNets):
-    """The shipped localiser (one network per thread, ThreadNets)."""
+class CardLocaliser(OnnxFile):
+    """The shipped localiser."""
 
     def __init__(self, path: Path = WEIGHTS) -> None:
         super().__init__(path)
 
     def output(self, small: np.ndarray) -> np.ndarray:
         """The network's (5, H, W) output for the halved view (`view_input_image`)."""
-        self.net.setInput(network_input(small))
-        return np.asarray(self.net.forward())[0]
+        return self.net.run(network_input(small))[0]
 
     def peaks(self, view: np.ndarray, min_heat: float = 0.3, most: int = 16,
               edges: bool = True) -> list[Peak]:

@@ -13,8 +13,8 @@ The network is the card localiser's (training/train_card_localiser.build) carrie
 further up (its `fine` stage, training/train_cover_mask.py), with one output, the cover's logit per cell of
 2 input pixels (4 view pixels), on the localiser's input (the view halved, each channel
 normalised). Trained by devices/camera/training/train_cover_mask.py
-(torch, the optional `train` extra) on tune scenes 240,000 and up; run here with OpenCV's DNN
-module from the shipped ONNX file (no torch at run time).
+(torch, the optional `train` extra) on tune scenes 240,000 and up; run here with onnxruntime
+from the shipped ONNX file (onnx_session.py; no torch at run time).
 
 The shipped weights (2026-11-29, thirty-seventh session): 8,000 views, seeds 240,000-241,999
 of each deck (training/cover_data.py), 12 epochs (~90 s each on the 2-core machine). On the
@@ -39,7 +39,7 @@ import numpy as np
 from devices.camera.card_localiser import (
     INPUT_W,
     VIEW_PER_INPUT,
-    ThreadNets,
+    OnnxFile,
     network_input,
     view_input_image,
 )
@@ -47,16 +47,15 @@ from devices.camera.card_localiser import (
 WEIGHTS = Path(__file__).resolve().parent / "weights" / "cover_mask.onnx"
 
 
-class CoverMask(ThreadNets):
-    """The shipped network (one per thread, card_localiser.ThreadNets)."""
+class CoverMask(OnnxFile):
+    """The shipped network (card_localiser.OnnxFile)."""
 
     def __init__(self, path: Path = WEIGHTS) -> None:
         super().__init__(path)
 
     def logits(self, small: np.ndarray) -> np.ndarray:
         """The cover's logit per output cell (H, W) for the halved view (`view_input_image`)."""
-        self.net.setInput(network_input(small))
-        return np.asarray(self.net.forward())[0, 0]
+        return self.net.run(network_input(small))[0, 0]
 
     def covered(self, view: np.ndarray, min_prob: float = 0.5) -> np.ndarray:
         """Where something covers the table in a top-down view (BGR uint8): uint8 0/1 of the

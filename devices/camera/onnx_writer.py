@@ -3,8 +3,8 @@ MaxPool, Flatten, Gemm).
 
 Why: torch.onnx.export needs the `onnx` package, which this project does not depend on; the
 ONNX file format is a protobuf simple enough to encode by hand for the few operators the card
-localiser and the card classifier use, so OpenCV's DNN module can run the shipped weights with
-no training stack.
+localiser and the card classifier use, so onnxruntime (onnx_session.py) can run the shipped
+weights with no training stack.
 """
 
 from __future__ import annotations

@@ -2,6 +2,6 @@
 the learned card localiser (devices/camera/card_localiser.py) from the wide scenes' views.
 
 Needs the optional `train` extra (torch); the studio itself runs the shipped weights with
-OpenCV's DNN module (the localiser written as ONNX by ../onnx_writer.py, the classifier's
-weights turned into ONNX when loaded).
+onnxruntime (../onnx_session.py; the localiser written as ONNX by ../onnx_writer.py, the
+classifier's weights turned into ONNX when loaded).
 """

@@ -11,7 +11,7 @@ and from the held-out ones), all four decks; the last twentieth of them is held 
 report how many cards the peaks find. Targets: every drawn card showing >= 40% of itself,
 face up or down (a back is refused cheaply downstream), a Gaussian at its centre; cards
 showing less are left out of the loss near their centre. Why torch only here: the studio
-runs the small network with OpenCV's DNN module.
+runs the small network with onnxruntime.
 
 The shipped weights: the defaults (3,000 views from seeds 200,000-200,749, ~10 minutes with
 two processes on a busy 2-core machine; 8 epochs of 112 x 192 crops, 10 s to 2.5 minutes

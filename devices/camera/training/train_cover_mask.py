@@ -9,7 +9,7 @@ and write it into the package as ONNX (devices/camera/weights/cover_mask.onnx).
 Views come from tune seeds 240,000-259,999 (training/cover_data.py), all four decks; the
 last twentieth is held back to report how much of the cover the mask finds and how much of
 the cards it takes for cover (what it must not do: a card's pixels blanked are evidence
-lost). Why torch only here: the studio runs the small network with OpenCV's DNN module.
+lost). Why torch only here: the studio runs the small network with onnxruntime.
 """
 
 from __future__ import annotations
