@@ -26,6 +26,7 @@ from devices.camera.partial_match import (
     covered_from_outside,
     shown_at,
     visible_cells,
+    visible_cells_of,
 )
 from devices.camera.recognizer import (
     _VIEW_KERNEL,
@@ -1010,6 +1011,37 @@ def test_look_alikes_from_cell_sums_are_the_same_as_from_pixels() -> None:
             again = sums.closest(win, cells)
             assert again[1] == pytest.approx(gap, abs=1e-4)
             assert ids[again[0]] == ids[card] or again[1] == pytest.approx(gap, abs=1e-4)
+
+
+def test_the_partial_judges_templates_at_once_keep_what_each_keeps_alone() -> None:
+    """`visible_cells_of` (the four templates the partial judge tries, stacked) keeps the
+    cells and the error `visible_cells` keeps on each template by itself: every truth card's
+    patch of a tune scene with covered cards, against its own and three other templates,
+    with and without cells known hidden."""
+    rec = Recognizer("napoletane", "italian40")
+    scene = wide_scene(51810, "napoletane", "italian40")
+    limits, sums = PartialLimits(), rec._cell_sums()
+    hidden = np.zeros((ROWS, COLS), bool)
+    hidden[:2, :] = True
+    fits = 0
+    for truth in scene.truth:
+        patch = surroundings(scene.frame, order_quad(np.float32(truth.quad)), 0)
+        own = rec.templates.labels.index(truth.code) if truth.code in rec.templates.labels \
+            else 0
+        chosen = np.array([own, (own + 7) % 80, (own + 21) % 80, (own + 40) % 80])
+        for known in (None, hidden):
+            cells, errors = visible_cells_of(patch, rec.templates.images, chosen, limits,
+                                             sums, None, known)
+            for k, i in enumerate(chosen):
+                alone, error = visible_cells(patch, rec.templates.images[i], limits, None,
+                                             sums[i], known)
+                fit = error <= limits.max_error
+                fits += fit
+                assert (errors[k] <= limits.max_error) == fit
+                if fit:
+                    assert np.array_equal(cells[k], alone)
+                    assert errors[k] == pytest.approx(error, abs=1e-4)
+    assert fits > 0  # (some fit: the comparison is not of refusals only)
 
 
 def test_every_move_of_a_search_is_judged_as_its_window_alone() -> None:

@@ -917,10 +917,14 @@ def order_quad(points: np.ndarray) -> np.ndarray:
     centre = pts.mean(axis=0)
     angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
     pts = pts[np.argsort(angles)]  # clockwise on screen, since y points down
-    side = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+    d = pts - pts[_NEXT_CORNER]
+    side = np.sqrt((d * d).sum(axis=1))  # np.linalg.norm's sum, for a tenth of its cost
     if side[0] + side[2] > side[1] + side[3]:
-        pts = np.roll(pts, -1, axis=0)
+        pts = pts[_NEXT_CORNER]
     return pts
+
+
+_NEXT_CORNER = np.array([1, 2, 3, 0])  # each corner's next, clockwise
 
 
 # perspective changes a card's aspect ratio in the image: the far side is tried at these ratios
@@ -1355,9 +1359,11 @@ class Recognizer:
             near a named card's centre, since a cascaded card's centre lies on the next)."""
             c = (float(rect.centre[0]), float(rect.centre[1]))
             if partial:
-                return any(float(np.hypot(*(rect.centre - a.mean(axis=0)))) <
-                           th.taken_within * min(w, h)
-                           for a in accepted)
+                if not accepted:
+                    return False
+                centres = np.asarray(accepted).mean(axis=1)  # each named card's centre
+                gaps = np.hypot(*(rect.centre - centres).T)
+                return bool((gaps < th.taken_within * min(w, h)).any())
             return any(cv2.pointPolygonTest(a, c, False) >= 0 for a in accepted)
 
         # judged on what shows, last; with whether it is a second chance (the localiser's
@@ -1557,12 +1563,21 @@ class Recognizer:
         lies there only if all of it is on cards: its own face or others')."""
         solid = (mask > 0).astype(np.uint8)
         out: list[tuple[CardRect, np.ndarray | None, bool]] = []
-        seen = [Peak(float(r.centre[0]), float(r.centre[1]), r.axis_angle, 1.0) for r in tried]
-        for p in cascade_proposals([_hint_peak(view, c.quad) for c in named], w):
-            if any(np.hypot(p.x - s.x, p.y - s.y) < 0.1 * w and
-                   axis_turn(p.angle, s.angle) < np.radians(5.0) for s in seen):
+        proposals = cascade_proposals([_hint_peak(view, c.quad) for c in named], w)
+        # (x, y, axis angle) of each rect tried and proposal taken: a proposal near one of
+        # them (a tenth of a card, 5 degrees) is one seen already; one array, not a loop in
+        # Python over every pair (a hand's cascade proposes dozens)
+        seen = np.zeros((len(tried) + len(proposals), 3))
+        n = len(tried)
+        for k, r in enumerate(tried):
+            seen[k] = (float(r.centre[0]), float(r.centre[1]), r.axis_angle)
+        for p in proposals:
+            near = seen[:n]
+            if bool(((np.hypot(p.x - near[:, 0], p.y - near[:, 1]) < 0.1 * w)
+                     & (axis_turn(p.angle, near[:, 2]) < np.radians(5.0))).any()):
                 continue
-            seen.append(p)
+            seen[n] = (p.x, p.y, p.angle)
+            n += 1
             rect = p.rect(w, h)
             if taken(rect) or float(_canonical_share(solid, rect.corners()).mean()) < \
                     self.thresholds.cascade_on_cards:
