@@ -1015,7 +1015,8 @@ def test_look_alikes_from_cell_sums_are_the_same_as_from_pixels() -> None:
 
 def test_the_partial_judges_templates_at_once_keep_what_each_keeps_alone() -> None:
     """`visible_cells_of` (the four templates the partial judge tries, stacked) keeps the
-    cells and the error `visible_cells` keeps on each template by itself: every truth card's
+    cells and the error `visible_cells` keeps on each template by itself (one pair's sums
+    never leak into another's): every truth card's
     patch of a tune scene with covered cards, against its own and three other templates,
     with and without cells known hidden."""
     rec = Recognizer("napoletane", "italian40")

@@ -127,9 +127,9 @@ def edge_angle(grey: np.ndarray, x: float, y: float, half: int = 20,
     return float(np.arctan2(s4, c4)) / 4, float(np.hypot(c4, s4) / m2.sum())
 
 
-def axis_turn(a: float, b: float) -> float:
+def axis_turn(a: float, b: float | np.ndarray) -> float | np.ndarray:
     """The smaller angle between two axes at angles a and b (modulo half a turn: a card is the
-    same turned half a turn)."""
+    same turned half a turn); `b` may be an array of angles."""
     return abs((a - b + np.pi / 2) % np.pi - np.pi / 2)
 
 

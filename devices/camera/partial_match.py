@@ -107,25 +107,6 @@ class CellSums:
         h, w = image.shape[:2]
         return cls(cell_sums(image), cell_sums(image * image), (h // ROWS) * (w // COLS))
 
-    def stats(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Mean and standard deviation per channel over the kept cells."""
-        count = self.n * int(cells.sum())
-        mean = self.s[cells].sum(axis=0) / count
-        var = self.ss[cells].sum(axis=0) / count - mean * mean
-        return mean, np.maximum(np.sqrt(np.maximum(var, 0.0)), 0.05)
-
-
-def _cell_errors(p: CellSums, t: CellSums, pt: np.ndarray, cells: np.ndarray) -> np.ndarray:
-    """Mean squared error per cell, both images normalised on the kept cells (from sums:
-    the expansion of the squared difference of the two normalised images)."""
-    mp, sp = p.stats(cells)
-    mt, st = t.stats(cells)
-    n = p.n
-    a = (p.ss - 2 * mp * p.s + n * mp * mp) / (sp * sp)
-    b = (t.ss - 2 * mt * t.s + n * mt * mt) / (st * st)
-    c = (pt - mt * p.s - mp * t.s + n * mp * mt) / (sp * st)
-    return (a + b - 2 * c).sum(axis=2) / (3 * n)
-
 
 def visible_cells(patch: np.ndarray, template: np.ndarray, limits: PartialLimits,
                   patch_sums: CellSums | None = None,
@@ -134,35 +115,18 @@ def visible_cells(patch: np.ndarray, template: np.ndarray, limits: PartialLimits
     """The cells where the patch is this template (iterated: drop what does not match,
     normalise again on the rest) and the mean error on them. `hidden`: cells known to be
     covered (another card named on them), never counted as showing."""
-    p = patch_sums or CellSums.of(patch)
-    t = template_sums or CellSums.of(template)
-    pt = cell_sums(patch * template)
-    allowed = np.ones((ROWS, COLS), bool) if hidden is None else ~hidden
-    cells = allowed.copy()
-    if cells.sum() < 2:
-        return cells, float("inf")
-    errors = _cell_errors(p, t, pt, cells)
-    for step in range(limits.iterations):
-        keep = (errors < limits.cell_error) & allowed
-        if step == 0 and keep.sum() < limits.min_cells:
-            # much of the card covered spoils the first normalisation: start from the cells
-            # that match best instead
-            ranked = np.sort(errors[allowed], axis=None)
-            keep = (errors <= ranked[min(limits.min_cells, ranked.size) - 1]) & allowed
-        if keep.sum() < 2:
-            return keep, float("inf")
-        if np.array_equal(keep, cells):
-            break
-        cells = keep
-        errors = _cell_errors(p, t, pt, cells)
-    kept = errors[cells]
-    return cells, float(kept.mean()) if kept.size else float("inf")
+    cells, errors = visible_cells_of(patch, template[None], np.zeros(1, int), limits,
+                                     [template_sums] if template_sums else None, patch_sums,
+                                     hidden)
+    return cells[0], float(errors[0])
 
 
 def _errors_of_pairs(p_s: np.ndarray, p_ss: np.ndarray, t_s: np.ndarray, t_ss: np.ndarray,
                      pt: np.ndarray, n: int, cells: np.ndarray) -> np.ndarray:
-    """`_cell_errors` of M patch-template pairs at once: the sums (M or 1, ROWS, COLS, 3)
-    broadcast against each other, `cells` (M, ROWS, COLS) each pair's kept cells."""
+    """Mean squared error per cell of M patch-template pairs at once, both images of each
+    pair normalised on its kept cells (from sums: the expansion of the squared difference of
+    the two normalised images). The sums (M or 1, ROWS, COLS, 3) broadcast against each
+    other; `cells` (M, ROWS, COLS) each pair's kept cells."""
     weight = cells[..., None]
     count = n * np.maximum(cells.sum(axis=(1, 2)), 1)[:, None, None, None]
 
@@ -218,7 +182,7 @@ def visible_cells_of(patch: np.ndarray, templates: np.ndarray, chosen: np.ndarra
     """`visible_cells` of the patch against each `chosen` template at once: their cells
     (len(chosen), ROWS, COLS) and mean errors. Why: the partial judge tries four templates
     a hypothesis and a frame has dozens of hypotheses; one pass over the four stacked
-    costs about what one template alone did (the same cells; errors to float rounding)."""
+    costs about what one template alone did."""
     m = len(chosen)
     if m == 0:
         return np.zeros((0, ROWS, COLS), bool), np.zeros(0)
