@@ -399,10 +399,12 @@ def test_a_covered_card_the_classifier_half_knows_is_fitted_and_named(art: str, 
 def test_a_guess_fitted_as_the_studios_camera_names_more() -> None:
     """Tune scenes whose guess from one card's corners (or two) makes cards elsewhere 6-13%
     off their size: the studio's kind of camera fitted to the cards (camera_family.py) names
-    nearly all of them, none false."""
+    nearly all of them, none false (the guess refitted to the cards it names off in both:
+    Options.pose_refit mends the corners' guess too, and both then name all 16)."""
     fitted, corners = WideTally(), WideTally()
-    rec = Recognizer("napoletane")
-    old = Recognizer("napoletane", options=Options(family_pose=False, family_sweep=False))
+    rec = Recognizer("napoletane", options=Options(pose_refit=False))
+    old = Recognizer("napoletane", options=Options(family_pose=False, family_sweep=False,
+                                                   pose_refit=False))
     for seed in (10, 18, 194):
         scene = wide_scene(seed, "napoletane")
         fitted.add(score_wide(rec.recognize(scene.frame), scene.truth))
@@ -445,13 +447,15 @@ def test_under_a_guessed_pose_the_classifier_does_not_name_a_covered_card_alone(
     """Tune seed 1043 (french40): under the guessed calibration the classifier, sure and
     with no template judge agreeing, named a 4 of spades where a 2 lies mostly covered. (The
     index reader's confirmation refuses it too: off on both sides; and now the 2 is fitted to
-    its index's card and named first, `index_fit`: off on both sides as well.)"""
+    its index's card and named first, `index_fit`: off on both sides as well; and the pose
+    refitted to the cards named, `pose_refit`, under which all 7 are named either way.)"""
     scene = wide_scene(1043, "french", "french40")
     strict = score_wide(Recognizer("french", "french40", options=Options(
-        index_confirms_learned=False, index_fit=False), classifier=FRENCH_THEN).recognize(
-        scene.frame), scene.truth)
+        index_confirms_learned=False, index_fit=False, pose_refit=False),
+        classifier=FRENCH_THEN).recognize(scene.frame), scene.truth)
     alone = score_wide(Recognizer("french", "french40", options=Options(
-        alone_when_guessed=True, index_confirms_learned=False, index_fit=False),
+        alone_when_guessed=True, index_confirms_learned=False, index_fit=False,
+        pose_refit=False),
         classifier=FRENCH_THEN).recognize(scene.frame), scene.truth)
     assert strict.false == 0 and strict.right >= 4
     assert alone.false == 1
@@ -718,11 +722,13 @@ def test_a_hypothesis_too_far_off_to_align_is_fitted_and_named_whole() -> None:
 def test_under_a_guessed_pose_the_localiser_proposes_cards_too() -> None:
     """Tune scene french40 13707, no calibration: under the pose guessed from the cards seen
     whole, the localiser's proposals (`localise_when_guessed`) name two cards whole that the
-    outlines do not; nothing false."""
+    outlines do not; nothing false (the pose refitted to the cards named off on both sides:
+    `pose_refit` runs the localiser again under the refitted pose, which names them too)."""
     scene = wide_scene(13707, "french", "french40")
-    now = score_wide(Recognizer("french", "french40", options=ONCE).recognize(scene.frame),
+    once = replace(ONCE, pose_refit=False)
+    now = score_wide(Recognizer("french", "french40", options=once).recognize(scene.frame),
                      scene.truth)
-    before = score_wide(Recognizer("french", "french40", options=replace(ONCE,
+    before = score_wide(Recognizer("french", "french40", options=replace(once,
         localise_when_guessed=False)).recognize(scene.frame), scene.truth)
     assert now.false == 0 and now.right == before.right + 2
 
@@ -730,11 +736,12 @@ def test_under_a_guessed_pose_the_localiser_proposes_cards_too() -> None:
 def test_under_a_guessed_pose_the_localisers_proposals_are_judged_whole_only() -> None:
     """Tune scene napoletane 13705, no calibration: judged on what shows as well
     (`guessed_localised_whole` off) a partly covered card is named, and is not by default:
-    that way gave a false card on held-out stills."""
+    that way gave a false card on held-out stills (`pose_refit` off on both sides)."""
     scene = wide_scene(13705, "napoletane")
-    whole = score_wide(Recognizer("napoletane").recognize(scene.frame), scene.truth)
+    whole = score_wide(Recognizer("napoletane", options=Options(pose_refit=False)).recognize(
+        scene.frame), scene.truth)
     shows = score_wide(Recognizer("napoletane", options=Options(
-        guessed_localised_whole=False)).recognize(scene.frame), scene.truth)
+        guessed_localised_whole=False, pose_refit=False)).recognize(scene.frame), scene.truth)
     assert whole.false == shows.false == 0 and shows.right == whole.right + 1
 
 

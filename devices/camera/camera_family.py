@@ -199,3 +199,22 @@ def fit_camera(quads: list[np.ndarray], shape: np.ndarray, pixel: float = 1.5,
     rot, _ = cv2.Rodrigues(rvec)
     hom = intrinsics(f) @ np.column_stack([rot[:, 0], rot[:, 1], tvec])
     return hom / hom[2, 2] if np.isfinite(hom).all() and abs(hom[2, 2]) > 1e-12 else None
+
+
+def fit_family(quads: list[np.ndarray], shape: np.ndarray, max_error: float,
+               drop_worst: bool = True) -> np.ndarray | None:
+    """`fit_camera` to these cards, the worst placed card dropped while one is placed more
+    than `max_error` pixels off and 3 or more remain (a bent card, a misread outline); None
+    when the fit fails or no such few cards fit (not that kind of camera: render.py's are
+    4-10 pixels off)."""
+    quads = list(quads)
+    while True:
+        hom = fit_camera(quads, shape)
+        if hom is None:
+            return None
+        errors = corner_errors(hom, quads, shape)
+        if max(errors) <= max_error:
+            return hom
+        if len(quads) < 3 or not drop_worst:
+            return None
+        del quads[int(np.argmax(errors))]

@@ -69,8 +69,13 @@ Pipeline (one frame, no memory; voting across frames is `voting.CardVoter`):
    misread, may be dropped; render.py's cameras are not of that kind: 4-10 pixels off). With no
    card named whole, the family's middle camera at five framings and the pose of an outline
    close to a card, if any, are ranked by the best small-image score of a card their size on
-   the view's outline corners; the best two are tried by the calibrated path and the one naming
-   more is kept. Under a guessed pose a card named whole on its own outline is not renamed, and
+   the view's outline corners; the best two, and the outline's pose whatever its rank, are
+   tried by the calibrated path and the one naming more is kept. The pose kept is then fitted
+   again, as the studio's kind of camera, to the cards it named (and those named whole on
+   their outlines), each aligned to its own scan in the image (pose_refit.py: the calibrated
+   path draws them as rigid cards on the guessed plane, so only the pixels can say it is
+   off); the calibrated path runs again under the refitted pose, kept when it names more.
+   Under a guessed pose a card named whole on its own outline is not renamed, and
    the classifier does not name a covered card where no card fits what shows (step 4: the
    outlines are less exact under a guess, and on tune seeds it named two cards wrong there),
    and names one the template judges agree on only at 0.95 (0.9 calibrated).
@@ -87,12 +92,12 @@ import cv2
 import numpy as np
 
 from devices.camera import felt_mask
+from devices.camera.assets import card_scan
 from devices.camera.camera_family import (
     FAMILY_SPANS,
     card_rectangle,
-    corner_errors,
     family_poses,
-    fit_camera,
+    fit_family,
 )
 from devices.camera.card_classifier import (
     OTHER,
@@ -117,6 +122,7 @@ from devices.camera.partial_match import (
     shown_at,
     visible_cells,
 )
+from devices.camera.pose_refit import refit_pose
 from devices.camera.render import card_aspect
 from devices.camera.self_calibration import pose_from_card, pose_from_plane
 from devices.camera.table_view import CardRect, TableView, card_hypotheses, card_size
@@ -135,7 +141,7 @@ from devices.camera.templates import (
     normalise,
     template_set,
 )
-from studio.cards import DeckArt, DeckKind
+from studio.cards import DeckArt, DeckKind, parse_card
 
 
 @dataclass(frozen=True)
@@ -392,6 +398,11 @@ class Thresholds:
     # by this many hypotheses' small-image scores) are tried in full
     sweep_passes: int = 2
     sweep_hypotheses: int = 30
+    # the guessed pose refitted to the cards named under it (Options.pose_refit): a card
+    # counts when its scan aligns with the image at this correlation (ECC); partly covered
+    # cards align at 0.4-0.86, whole ones at 0.93-0.99 (ray tune 712,000-712,149) ...
+    refit_min_cc: float = 0.9
+    refit_cards: int = 6  # ... of the best scored this many at most
     partial: PartialLimits = field(default_factory=PartialLimits)
     # a card a hand's step proposes lies this much on the not-felt mask (on cards). Tried and
     # not kept (thirtieth session): that mask closed (9 pixels) and its holes filled first, as
@@ -803,6 +814,14 @@ class Options:
     family_drop_worst: bool = True  # ... the worst fitted card dropped while 3 or more
     # no card named whole: the studio's kind of camera at a few framings, the best kept
     family_sweep: bool = True
+    # ... where the outline's pose is always tried besides the best `sweep_passes` framings,
+    # not ranked among them (ray tune 712,000-712,149: french40 +6 of 396)
+    sweep_tries_outline: bool = True
+    # the guessed pose refitted to the cards named under it, aligned to their scans
+    # (pose_refit.py), the calibrated path run again under it (ray tune 712,000-712,149,
+    # uncalibrated, both switches against neither: french40 365 -> 385 of 396, napoletane
+    # 371 -> 385 of 406, no false card added; the true pose there names 387 and 380)
+    pose_refit: bool = True
     outline_agrees: bool = True  # a card named on its outline is not renamed under a guess
     alone_when_guessed: bool = False  # the classifier names covered cards alone, guessed
     # the localiser's proposals under a guessed calibration too, judged whole only: judged on
@@ -2530,6 +2549,16 @@ class Recognizer:
                 kept.append(d)
         return kept
 
+    @staticmethod
+    def _naming(found: list[Candidate]) -> tuple[int, int, float]:
+        """How much a pass under one guessed pose names: first the codes it names (a pose
+        that names one card thrice is no better for it: held-out ray 9,004,163 piacentine,
+        under the outlines' pose a 2 of coins named three times, two copies half a card off,
+        won the sweep against a framing naming five cards right), then its cards, then
+        their scores summed."""
+        named = [c for c in found if c.accepted]
+        return len({c.label for c in named}), len(named), sum(c.score for c in named)
+
     def _apart(self, d: Detection, k: Detection) -> bool:
         """Two detections are two cards: their centres more than 20 pixels apart and, of one
         code, more than `same_card_apart` of `k`'s short side (a second copy that near would
@@ -2551,12 +2580,35 @@ class Recognizer:
         if self.options.family_sweep and not named:
             # no card named whole: a pose from outlines alone is one guess among the
             # studio camera's framings (camera_family.py)
-            return self._family_sweep(frame, guessed) + cands
-        if guessed is None and self.options.pose_from_any_outline:
-            guessed = self._pose_from_any_outline(frame, cands)
-        if guessed is None:
-            return cands
-        return self._agreeing(self._under_guess(frame, guessed), named) + cands
+            found = self._family_sweep(frame, guessed)
+        else:
+            if guessed is None and self.options.pose_from_any_outline:
+                guessed = self._pose_from_any_outline(frame, cands)
+            if guessed is None:
+                return cands
+            found = self._agreeing(self._under_guess(frame, guessed), named)
+        if self.options.pose_refit:
+            found = self._refitted(frame, found, named)
+        return found + cands
+
+    def _refitted(self, frame: np.ndarray, found: list[Candidate],
+                  named: list[Candidate]) -> list[Candidate]:
+        """What the calibrated path finds under the guessed pose refitted to the cards named
+        (pose_refit.py), when that names more cards (or as many, better scored) than
+        `found`; otherwise `found`."""
+        th = self.thresholds
+        cards: list[Candidate] = []
+        for c in sorted((c for c in (*found, *named) if c.accepted), key=lambda c: -c.score):
+            if all(float(np.linalg.norm(c.quad.mean(axis=0) - o.quad.mean(axis=0))) > 20
+                   for o in cards):
+                cards.append(c)
+        pose = refit_pose(frame, [(c.quad, card_scan(parse_card(c.label), self.art))
+                                  for c in cards[:th.refit_cards]],
+                          self.aspect, th.refit_min_cc, th.family_max_error)
+        if pose is None:
+            return found
+        again = self._agreeing(self._under_guess(frame, pose), named)
+        return again if self._naming(again) > self._naming(found) else found
 
     def _under_guess(self, frame: np.ndarray, pose: CameraPose) -> list[Candidate]:
         """The calibrated path under a guessed pose, where the classifier does not name a
@@ -2599,9 +2651,10 @@ class Recognizer:
     def _family_sweep(self, frame: np.ndarray,
                       guessed: CameraPose | None) -> list[Candidate]:
         """No card named whole: the studio's middle camera at a few framings (camera_family)
-        and the pose guessed from outlines, if any, are ranked by how well a card of their
-        size matches somewhere (cheap: the best hypothesis's small-image score); the best
-        few are tried by the calibrated path and the one that names most is kept."""
+        are ranked by how well a card of their size matches somewhere (cheap: the best
+        hypothesis's small-image score); the best few, and the pose guessed from outlines if
+        any, are tried by the calibrated path and the one that names most is kept (without
+        `sweep_tries_outline`, that pose is ranked with the framings)."""
         th = self.thresholds
         family = family_poses()
         mid = len(family) // 2
@@ -2613,17 +2666,20 @@ class Recognizer:
         mask = self._view_mask(frame, view)[1]
         for pose, scale in zip(family, spans[mid] / spans, strict=True):
             ranks.append((self._best_quick(frame, view, mask, float(scale)), pose))
-        if guessed is not None:
+        if guessed is not None and not self.options.sweep_tries_outline:
             view = self.view(guessed)
             mask = self._view_mask(frame, view)[1]
             ranks.append((self._best_quick(frame, view, mask, 1.0), guessed))
         ranks.sort(key=lambda r: -r[0])
+        tries = [pose for _, pose in ranks[:th.sweep_passes]]
+        if guessed is not None and self.options.sweep_tries_outline:
+            tries.append(guessed)  # besides the best framings, not ranked among them
         best: tuple[tuple[int, float], list[Candidate]] | None = None
-        for _, pose in ranks[:th.sweep_passes]:
+        for pose in tries:
             found = self._under_guess(frame, pose)
-            key = (sum(c.accepted for c in found), sum(c.score for c in found if c.accepted))
-            if best is None or key > best[0]:
-                best = (key, found)
+            naming = self._naming(found)
+            if best is None or naming > best[0]:
+                best = (naming, found)
         return best[1] if best is not None else []
 
     def _best_quick(self, frame: np.ndarray, view: TableView, mask: np.ndarray,
@@ -2683,18 +2739,9 @@ class Recognizer:
         # the studio's kind of camera fitted to every card of the agreeing size at once: one
         # card's corners, a pixel or two off, allow planes no table camera sees
         agreeing = [o.quad for o in whole if _card_sized(best[1], o.quad, self.aspect)][:6]
-        card = card_rectangle(self.aspect)
-        while True:
-            hom = fit_camera(agreeing, card)
-            if hom is None:
-                return best[1]
-            errors = corner_errors(hom, agreeing, card)
-            if max(errors) <= self.thresholds.family_max_error:
-                break
-            if len(agreeing) < 3 or not self.options.family_drop_worst:
-                return best[1]  # not that kind of camera (render.py's: 4-10 pixels off)
-            del agreeing[int(np.argmax(errors))]  # a bent card, a misread outline
-        family = pose_from_plane(hom)
+        hom = fit_family(agreeing, card_rectangle(self.aspect), self.thresholds.family_max_error,
+                         self.options.family_drop_worst)
+        family = pose_from_plane(hom) if hom is not None else None
         return family if family is not None else best[1]
 
     def _canon_patch(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
