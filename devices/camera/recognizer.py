@@ -2594,8 +2594,8 @@ class Recognizer:
     def _refitted(self, frame: np.ndarray, found: list[Candidate],
                   named: list[Candidate]) -> list[Candidate]:
         """What the calibrated path finds under the guessed pose refitted to the cards named
-        (pose_refit.py), when that names more cards (or as many, better scored) than
-        `found`; otherwise `found`."""
+        (pose_refit.py), when that names more than `found` (`_naming`, as the sweep ranks
+        its poses); otherwise `found`."""
         th = self.thresholds
         cards: list[Candidate] = []
         for c in sorted((c for c in (*found, *named) if c.accepted), key=lambda c: -c.score):
@@ -2674,7 +2674,7 @@ class Recognizer:
         tries = [pose for _, pose in ranks[:th.sweep_passes]]
         if guessed is not None and self.options.sweep_tries_outline:
             tries.append(guessed)  # besides the best framings, not ranked among them
-        best: tuple[tuple[int, float], list[Candidate]] | None = None
+        best: tuple[tuple[int, int, float], list[Candidate]] | None = None
         for pose in tries:
             found = self._under_guess(frame, pose)
             naming = self._naming(found)
