@@ -19,6 +19,27 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-12-06, forty-eighth session), the shipped live path (code ea48b89: the
+calibrated path as the forty-fifth session left it; a7a26d3's refactor and the uncalibrated
+changes since do not change what it names) on ray deals never run before, 15 a deck,
+calibrated, beside one still benchmark (bench_wide_scenes' 2,000 scenes) on the other core:
+
+    .venv/bin/python -m tests.bench.bench_wide_live --source ray --first-seed 9100045 \
+        --deals 15 --modes calibrated --decks napoletane,piacentine,french40,french52
+
+    deck        tracked              ms a frame (p95)   every frame ms   tracked / every
+    napoletane  61/61, 0 false       16.83 (74.5)       39.35            0.43x
+    piacentine  56/56, 0 false       11.08 (54.4)       27.93            0.40x
+    french40    62/62, 0 false       13.09 (53.4)       30.24            0.43x
+    french52    65/65, 0 false       14.56 (62.0)       34.21            0.43x
+
+244/244 cards told right, 0 false reports (9 repeated); 13.94 ms a frame over the 3,240
+frames against 33.01 recognising every frame (0.42x). Under the 20 ms goal on this machine,
+which is about twice the last one's speed: the forty-fifth session's spent deals
+9,100,030-9,100,044 french40, tracked path only, alone, 13.27 ms a frame here against 29.32
+there. Pooled with the forty-fifth session's deals (the same code's path): 464/465 right,
+0 false.
+
 Held-out report (2026-12-03, forty-fifth session), the live path made faster with the same
 reports (the networks run with onnxruntime, onnx_session.py; the partial judge's four templates
 judged at once, partial_match.visible_cells_of): --source ray deals 9,100,030-9,100,044 (never
