@@ -43,3 +43,27 @@ def test_it_needs_the_classifier_sure_both_ways_and_no_index_reading_another_car
     # its index reads a 3 of clubs at 0.46: a veto only from a sure reading
     assert _named(index_veto_prob=0.4) == (set(), 0)
     assert _named(whole_near_separation=0.19) == (set(), 0)  # its separation is 0.178
+
+
+def test_a_blurred_whole_french_card_is_named_when_the_classifier_and_its_index_agree() -> None:
+    """Ray tune still 711,191 (french40): a 4 of hearts seen whole and blurred, whose judge
+    tells it from the 4 of diamonds by 0.118 only on its outline; the classifier names it at
+    0.91 one way up (short of whole_near_learned_prob both ways), its corner index at 0.93:
+    named with Options.whole_index_paired, not without, nor with either asked surer."""
+    scene = ray_scene(711191, "french", "french40")
+    four = next(t for t in scene.truth if t.code == "4c")
+    assert four.visible > 0.98 and four.counts
+
+    def named(**changes: float | bool) -> bool:
+        options = {k: v for k, v in changes.items() if hasattr(Options(), k)}
+        values = {k: v for k, v in changes.items() if k not in options}
+        rec = Recognizer("french", "french40", replace(Thresholds(), **values),
+                         options=replace(Options(), **options))
+        found = rec.recognize(scene.frame, scene.camera)
+        assert score_wide(found, scene.truth).false == 0
+        return any(d.code == "4c" and inside(four, d.center) for d in found)
+
+    assert named()
+    assert not named(whole_index_paired=False)
+    assert not named(whole_index_min_prob=0.95)
+    assert not named(whole_index_learned_prob=0.95)

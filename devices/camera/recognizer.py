@@ -298,6 +298,10 @@ class Thresholds:
     # whose index has washed out, ray_scenes.py)
     whole_near_separation: float = 0.1
     whole_near_learned_prob: float = 0.98
+    # ... or a French card, this sure one way up when its corner index reads it too, this
+    # surely (Options.whole_index_paired)
+    whole_index_learned_prob: float = 0.85
+    whole_index_min_prob: float = 0.9
     # ... this sure when a look-alike differs from it this little where it shows
     # (Options.near_lookalike): a Piacentine 7 of cups showing its left column, the middle
     # cup under the next card, is a 6 of cups there (gap 0.29-0.46; the classifier named
@@ -569,6 +573,11 @@ class Options:
     # over-exposed, blurred card's index washes out, and its judge's separation falls just
     # short (0.17-0.19 of 0.2), the classifier at 0.99 and more
     whole_paired_near: bool = True
+    # ... or, a French card, the classifier less sure (one way up) and its corner index
+    # reading it too: three methods agreeing (ray tune 711,191 french40, a 4 of hearts seen
+    # whole and blurred, its judge's separation 0.118 from the 4 of diamonds on its
+    # outline, the classifier 0.91 there, the index 0.93)
+    whole_index_paired: bool = True
     # ... and so on the outline fitted to the classifier's card (`_refit_to_learned`), the
     # classifier asked again there (tune 17400-17699 calibrated, four decks: +16 of 3,250;
     # 17700-18099: +12 of 4,394; none false)
@@ -1945,15 +1954,23 @@ class Recognizer:
         cell met, `whole_near_separation` towards it), and the classifier names the same card
         both ways up (`whole_near_learned_prob`), and no corner index surely reads another
         (`_index_refuses`): two methods agreeing on a card seen whole
-        (Options.whole_paired_near)."""
+        (Options.whole_paired_near); or, a French card, the classifier names it at
+        `whole_index_learned_prob` and its corner index reads it at `whole_index_min_prob`:
+        three (Options.whole_index_paired)."""
         th = self.thresholds
         if self._classifier is None or not self.options.whole_paired_near or \
                 cand.label in (BACK, OTHER) or cand.score < th.min_score or \
                 cand.cell_error > th.max_cell_error or cand.margin < th.whole_near_separation:
             return False
         crop, label, prob = self._guess(frame, cand.quad)
-        return label == cand.label and \
-            self._both_ways(crop, label, prob, th.whole_near_learned_prob) and \
+        if label != cand.label:
+            return False
+        if self.options.whole_index_paired and self._index_reader is not None and \
+                prob >= th.whole_index_learned_prob:
+            read = self._read_index(frame, cand.quad)
+            if read is not None and read[0] == label and read[1] >= th.whole_index_min_prob:
+                return True
+        return self._both_ways(crop, label, prob, th.whole_near_learned_prob) and \
             not self._index_refuses(frame, cand.quad, label)
 
     def _judged_unsure(self, frame: np.ndarray, quad: np.ndarray, cand: Candidate) -> bool:
