@@ -6,6 +6,7 @@ an over-exposed, motion-blurred 2 of clubs seen whole whose index has washed out
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from devices.camera.ray_scenes import HELD_OUT_SEED_BASE, ray_scene
 from devices.camera.recognizer import Options, Recognizer, Thresholds
@@ -16,15 +17,20 @@ from tests.wide_cards import INDEX_THEN
 SEED = 9_000_042
 
 
+def _recogniser(changes: dict[str, float | bool], **kw: Any) -> Recognizer:
+    """A French 40 recogniser with these Options switches and Thresholds values changed."""
+    options = {k: v for k, v in changes.items() if hasattr(Options(), k)}
+    values = {k: v for k, v in changes.items() if k not in options}
+    return Recognizer("french", "french40", replace(Thresholds(), **values),
+                      options=replace(Options(), **options), **kw)
+
+
 def _named(**changes: float | bool) -> tuple[set[str], int]:
     """The codes named on the scene's whole 2 of clubs' outline, and the false cards (with
     the index reader of its time: 2026-12-02's reads the washed-out index and names the card
     with or without whole_paired_near)."""
     scene = ray_scene(SEED, "french", "french40")
-    options = {k: v for k, v in changes.items() if hasattr(Options(), k)}
-    values = {k: v for k, v in changes.items() if k not in options}
-    rec = Recognizer("french", "french40", replace(Thresholds(), **values),
-                     options=replace(Options(), **options), index_net=INDEX_THEN)
+    rec = _recogniser(changes, index_net=INDEX_THEN)
     rec.view(scene.camera)
     found = rec.recognize(scene.frame, scene.camera)
     two = next(t for t in scene.truth if t.code == "2b")
@@ -55,11 +61,7 @@ def test_a_blurred_whole_french_card_is_named_when_the_classifier_and_its_index_
     assert four.visible > 0.98 and four.counts
 
     def named(**changes: float | bool) -> bool:
-        options = {k: v for k, v in changes.items() if hasattr(Options(), k)}
-        values = {k: v for k, v in changes.items() if k not in options}
-        rec = Recognizer("french", "french40", replace(Thresholds(), **values),
-                         options=replace(Options(), **options))
-        found = rec.recognize(scene.frame, scene.camera)
+        found = _recogniser(changes).recognize(scene.frame, scene.camera)
         assert score_wide(found, scene.truth).false == 0
         return any(d.code == "4c" and inside(four, d.center) for d in found)
 
