@@ -26,6 +26,31 @@ pixel's ray cast onto the table and the cards' bowed faces, radial lens distorti
 best-homography calibration, a point lamp, a Bayer sensor; the shared original scans) and never
 tuned on. Its seeds split at the same HELD_OUT_SEED_BASE.
 
+Held-out report, 2026-12-07 (forty-ninth session), the Italian decks calibrated: the rescue
+pass (Options.rescue) on against off, in one run, on ray stills never run before, 2,000 a
+deck, code 954c479's recogniser with rescue flipped (the decision rule, fixed before the run
+on ray tune 711,250-711,499 and 713,000-713,499, +12 and +8 cards and no false card: on if it
+adds no false card here):
+
+    .venv/bin/python -m tests.bench.bench_wide_scenes --source ray --first-seed 9006750 \
+        --scenes 2000 --no-baseline --modes calibrated --decks napoletane \
+        --ab rescue --ab rescue:rescue_prob=0.75   (and piacentine beside it)
+
+    ray 9,006,750-9,008,749   rescue off                false  rescue on               false
+    napoletane                97.36% (5529/5679)  70 ms  3      98.01% (5566/5679)  81 ms  3
+    piacentine                97.89% (5520/5639)  72 ms  3      98.17% (5536/5639)  83 ms  3
+
+The same false cards either way, none the rescue's (spent since, looked at): five are the
+classifier's card (`_learned`, read 0.96-0.99) on an outline off the card beneath, napoletane
+9,007,211 and 9,007,989 a 5 of cups on outlines that leave out a 6 of cups' column (the 6 at
+9,007,211 seen whole and not named), 9,008,561 a 7 of swords; piacentine 9,008,066 a 6 of
+cups and 9,008,646 a 7 of coins on an outline turned across a 4 of coins named already, under
+the dealer's hand; 9,007,822 a 6 of cups the partial judge nearly named (separation 0.396).
+At rescue_prob 0.75: 5,559 and 5,532, the same false cards. The live path on ray deals never
+run before (bench_wide_live --source ray --first-seed 9100060 --deals 15 --ab rescue):
+napoletane 44/44 and piacentine 56/56 right, 0 false, 16.69 and 13.49 ms a frame, 1.07x and
+1.02x the time without the rescue.
+
 Held-out report, 2026-12-06 (forty-eighth session): the first at the goal's size, 2,000
 ray stills a deck never run before, the shipped recogniser (code ea48b89), calibrated and
 uncalibrated, two decks a process on the two cores (ms side by side):
