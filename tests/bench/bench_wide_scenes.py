@@ -28,9 +28,10 @@ tuned on. Its seeds split at the same HELD_OUT_SEED_BASE.
 
 Held-out report, 2026-12-07 (forty-ninth session), the Italian decks calibrated: the rescue
 pass (Options.rescue) on against off, in one run, on ray stills never run before, 2,000 a
-deck, code 954c479's recogniser with rescue flipped (the decision rule, fixed before the run
-on ray tune 711,250-711,499 and 713,000-713,499, +12 and +8 cards and no false card: on if it
-adds no false card here):
+deck, run at ae095f2 (rescue off, --ab rescue turning it on; the same command now runs
+it the other way round). The decision rule was fixed before the run
+(ray tune 711,250-711,499 and 713,000-713,499, +12 and +8 cards and no false card): on if
+it adds no false card here.
 
     .venv/bin/python -m tests.bench.bench_wide_scenes --source ray --first-seed 9006750 \
         --scenes 2000 --no-baseline --modes calibrated --decks napoletane \
