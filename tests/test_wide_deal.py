@@ -115,8 +115,9 @@ def test_a_change_no_new_card_explains_is_looked_at_before_frames_are_skipped() 
     the deal, and the king was never reported. A change since the cards last settled that
     brings no new card (StillTracker.explained) is looked at every frame, `refresh` more:
     the king reported; and without the last frame's cards as hints too (they only steady
-    it), so each part is tested on its own. (Without the recogniser's `learned_on_fit` and
-    `alone_unranked`, which name the king in a frame the tracker looks at anyway.)"""
+    it), so each part is tested on its own. (Without the recogniser's `learned_on_fit`,
+    `alone_unranked` and `rescue`, which name the king in a frame the tracker looks at
+    anyway.)"""
     assert 9_100_401 >= HELD_OUT_DEAL_BASE  # a spent held-out deal
     told: dict[tuple[bool, bool], set[str]] = {}
     for explained, hinted in ((True, True), (True, False), (False, True)):
@@ -126,7 +127,8 @@ def test_a_change_no_new_card_explains_is_looked_at_before_frames_are_skipped() 
         # (with the weights this was made with: the newer ones name the king without it)
         path.recognizer = replace(path.recognizer, classifier=blanks_weights("piacentine"),
                                   options=replace(path.recognizer.options,
-                                                  learned_on_fit=False, alone_unranked=False))
+                                                  learned_on_fit=False, alone_unranked=False,
+                                                  rescue=False))
         told[explained, hinted] = {seen.code for n, frame in enumerate(deal.frames)
                                    for seen in path.feed(frame.frame, n * FRAME_S)}
     assert "Kc" in told[True, True] and "Kc" in told[True, False]
