@@ -156,9 +156,7 @@ def test_the_rescue_names_a_covered_card_of_the_other_renderer_by_default() -> N
     trained on): a 7 of batons the verifier reads 0.96 both ways up, which every other rule
     refused. The default recogniser names it (Options.rescue is on), with no false card;
     without the rescue it is missed."""
-    scene = ray_scene(711_250, "napoletane", "italian40")
-    found = {options: Recognizer("napoletane", "italian40", options=options).recognize(
-        scene.frame, scene.camera) for options in (Options(), NO_RESCUE)}
-    assert named_right(scene, found[Options()], "7b")
-    assert not named_right(scene, found[NO_RESCUE], "7b")
-    assert score_wide(found[Options()], scene.truth).false == 0
+    scene, by_default, without = both_ways("napoletane", 711_250, Options(), NO_RESCUE,
+                                           source=ray_scene)
+    assert named_right(scene, by_default, "7b") and not named_right(scene, without, "7b")
+    assert score_wide(by_default, scene.truth).false == 0

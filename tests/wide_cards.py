@@ -3,6 +3,7 @@ change that names a card the pipeline before it refused (test_cascade, test_edge
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -25,12 +26,14 @@ def blanks_weights(art: str) -> CardClassifier | None:
 
 def both_ways(deck: str, seed: int, on: Options, off: Options, kind: str | None = None,
               classifier: CardClassifier | None = None, thresholds: Thresholds | None = None,
-              index_net: IndexReader | None = None
+              index_net: IndexReader | None = None,
+              source: Callable[[int, str, str | None], WideScene] = wide_scene,
               ) -> tuple[WideScene, list[Detection], list[Detection]]:
     """Scene `seed` of `deck` (calibrated; `kind` the deck kind, French 40 or 52), and the
     cards named with options `on` and `off` (with `classifier`'s weights, `thresholds` and the
-    index reader `index_net`, when given)."""
-    scene = wide_scene(seed, deck, kind)
+    index reader `index_net`, when given). `source`: the scenes' generator (wide_scene, or
+    ray_scenes.ray_scene, the renderer built apart)."""
+    scene = source(seed, deck, kind)
     th = thresholds or Thresholds()
     return (scene, Recognizer(deck, kind, th, options=on, classifier=classifier,
                               index_net=index_net).recognize(scene.frame, scene.camera),
