@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from devices.camera.edge_snap import EdgeImage, snap
+from devices.camera.ray_scenes import ray_scene
 from devices.camera.recognizer import Options
 from devices.camera.table_view import CardRect
 from devices.camera.voting import CameraCardSource
@@ -79,3 +80,15 @@ def test_the_live_path_leaves_the_snap_out() -> None:
     source = CameraCardSource.calibrated("napoletane", None, None)
     assert not source.recognizer.options.edge_snap
     assert Options().edge_snap
+
+
+def test_the_moved_hypotheses_are_judged_best_quick_match_first() -> None:
+    """A 6 of cups seen whole on a 2 of batons (spent held-out ray napoletane 9,007,211): two
+    hypotheses moved onto edges, one across the two cards (which the classifier reads a 5 of
+    cups) and one on the 6; judged in the order they were proposed, the outline across named
+    a false 5 and took the 6's place (Options.snapped_by_quick)."""
+    scene, by_quick, as_proposed = both_ways(
+        "napoletane", 9007211, Options(), Options(snapped_by_quick=False), source=ray_scene)
+    assert named_right(scene, by_quick, "6c") and not named_right(scene, as_proposed, "6c")
+    assert score_wide(as_proposed, scene.truth).false == 1
+    assert score_wide(by_quick, scene.truth).false == 0
