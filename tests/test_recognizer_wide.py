@@ -75,9 +75,10 @@ ONCE = Options(**PRIOR, learned_on_fit=False, cascade=False, edge_snap=False,
 # tests of changes made before `cascade` (the cards a hand's step proposes) and `edge_snap`
 # (hypotheses moved onto their edges), which name their refused cards another way
 UNCASCADED = Options(**PRIOR, cascade=False, edge_snap=False)
-# covered cards judged in the order they were proposed, as before `covered_by_quick`: for tests
-# made before it, whose card its order names either way (or whose false card it never makes)
-FIRST_COME = Options(**PRIOR, covered_by_quick=False)
+# covered cards judged in the order they were proposed, as before `covered_by_quick` (and the
+# moved ones, as before `snapped_by_quick`): for tests made before them, whose card their order
+# names either way (or whose false card it never makes)
+FIRST_COME = Options(**PRIOR, covered_by_quick=False, snapped_by_quick=False)
 # the Napoletane classifier's weights before 2026-11-26's (card_classifier.py), which the tests
 # of changes made with them judge those changes with: the newer weights name some of their
 # cards by other paths, with or without the change
