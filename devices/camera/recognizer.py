@@ -329,8 +329,8 @@ class Thresholds:
     # a covered card all judges refuse is fitted to the classifier's card when it is this sure
     learned_fit_from: float = 0.5
     # a card the classifier named is refused when its outline moved by these shares of the
-    # card's width along its sides reads another card of its suit this surely
-    # (Options.read_beside)
+    # card's width along its sides reads another card of its suit this surely, and surer than
+    # the card was named (Options.read_beside)
     beside_shifts: tuple[float, ...] = (0.2, 0.3)
     beside_prob: float = 0.9
     # a card the partial judge names is refused when the classifier is this sure it is
@@ -2234,11 +2234,11 @@ class Recognizer:
         if not self.options.read_beside or self._classifier is None or \
                 self.art is DeckArt.FRENCH:
             return False
-        rival = self.beside_rival(frame, view, learned, owned, cover)
+        rival = self._beside_rival(frame, view, learned, owned, cover)
         return rival is not None and rival[1] >= self.thresholds.beside_prob and \
             rival[1] > learned.margin
 
-    def beside_rival(self, frame: np.ndarray, view: TableView, learned: Candidate,
+    def _beside_rival(self, frame: np.ndarray, view: TableView, learned: Candidate,
                      owned: np.ndarray, cover: np.ndarray | None) -> tuple[str, float] | None:
         """The surest other card of `learned`'s suit the classifier reads on its outline
         moved along its sides (`_read_beside`), and how sure; None if it reads none."""
