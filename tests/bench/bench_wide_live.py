@@ -19,6 +19,20 @@ the frames that reuse the last detections cost a thumbnail). One core (OpenCV on
 Seeds: the deal of seed S is still scene S's cards, chips, camera and light, so held-out deals
 use seeds no still run has used (HELD_OUT_DEAL_BASE), and tune deals are tune seeds.
 
+Held-out report (2026-12-07, fiftieth session), the live path with Options.read_beside (on)
+against off in the same run, on ray deals never run before, 15 a deck, calibrated, the two
+Italian decks side by side (read_beside is Italian; snapped_by_quick is off the live path
+with edge_snap), code 9ed7e33:
+
+    .venv/bin/python -m tests.bench.bench_wide_live --source ray --first-seed 9100075 \
+        --deals 15 --modes calibrated --decks napoletane --ab read_beside  (piacentine beside)
+
+    deck        tracked              ms a frame (p95)   every frame ms   tracked / every   on / off
+    napoletane  58/58, 0 false       17.96 (85.2)       34.53            0.52x             1.04x
+    piacentine  64/64, 0 false       12.60 (56.1)       31.18            0.40x             1.06x
+
+122/122 cards told right either way, 0 false reports (1 repeated a deck); under the 20 ms goal.
+
 Held-out report (2026-12-06, forty-eighth session), the shipped live path (code ea48b89: the
 calibrated path as the forty-fifth session left it; a7a26d3's refactor and the uncalibrated
 changes since do not change what it names) on ray deals never run before, 15 a deck,
