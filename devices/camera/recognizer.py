@@ -1285,6 +1285,14 @@ def _code_near(outlines: Iterable[tuple[np.ndarray, str]], quad: np.ndarray, lab
                < widths * width for seen, code in outlines)
 
 
+def _moved_quad(quad: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    """The image quad of the card `quad` moved by (dx, dy) pixels of its canonical crop, along
+    its own sides (as the card lies in the image, perspective included)."""
+    to_image = cv2.getPerspectiveTransform(_CANON_CORNERS, np.asarray(quad, np.float32))
+    return cv2.perspectiveTransform((_CANON_CORNERS + np.float32([dx, dy]))[None],
+                                    to_image)[0]
+
+
 def _hiding(owned: np.ndarray, cover: np.ndarray | None) -> np.ndarray:
     """What hides part of the view for the telling check and the marks: what the cards named
     show (`owned`) and the cover mask (a hand, a chip stack), when there is one."""
@@ -1605,19 +1613,19 @@ class Recognizer:
         th = self.thresholds
         turns = tuple(np.radians(t) for t in th.snap_turns)
         out = list(later)
-        snapped: list[tuple[float, tuple[CardRect, np.ndarray | None, bool]]] = []
+        quick_of: dict[int, float] = {}  # each moved hypothesis's quick match, by its place
         for rect, _, second in later:
             moved = snap(edges, rect, th.snap_reach * w, turns)
             if not all(_apart(moved, other, th.snap_min_move) for other, _, _ in out):
                 continue
             judged, shortlist, quick = self._judgeable(frame, view, moved)
             if judged:
+                quick_of[len(out)] = quick
                 out.append((moved, shortlist, second))
-                snapped.append((quick, (moved, shortlist, second)))
         if self.options.snapped_by_quick:
             # the moved ones best quick match first too (Options.covered_by_quick)
-            snapped.sort(key=lambda q: -q[0])
-        return out[:len(later)] + [hypothesis for _, hypothesis in snapped]
+            out[len(later):] = [out[i] for i in sorted(quick_of, key=lambda i: -quick_of[i])]
+        return out
 
     def _cascade_hypotheses(self, frame: np.ndarray, view: TableView, mask: np.ndarray,
                             named: list[Candidate], tried: list[CardRect],
@@ -2243,17 +2251,15 @@ class Recognizer:
         """The surest other card of `learned`'s suit the classifier reads on its outline
         moved along its sides (`_read_beside`), and how sure; None if it reads none."""
         suit = learned.label[-1]
-        to_image = cv2.getPerspectiveTransform(_CANON_CORNERS, learned.quad)
         best: tuple[str, float] | None = None
         for shift in self.thresholds.beside_shifts:
-            for dx, dy in ((shift * CANON_W, 0.0), (-shift * CANON_W, 0.0),
-                           (0.0, shift * CANON_W), (0.0, -shift * CANON_W)):
-                moved = order_quad(cv2.perspectiveTransform(
-                    (_CANON_CORNERS + np.float32([dx, dy]))[None], to_image)[0])
+            step = shift * CANON_W
+            for dx, dy in ((step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step)):
+                moved = order_quad(_moved_quad(learned.quad, dx, dy))
                 _, label, prob = self._guess(frame, moved,
                                              self._on_named(owned, view, moved, cover))
-                if label[-1] == suit and label != learned.label and label in self._known \
-                        and label not in (BACK, OTHER) and (best is None or prob > best[1]):
+                if label not in (BACK, OTHER, learned.label) and label[-1] == suit and \
+                        (best is None or prob > best[1]):
                     best = (label, prob)
         return best
 
@@ -2455,9 +2461,7 @@ class Recognizer:
                for dy in range(max(-m, y - step + 1), min(m, y + step - 1) + 1)
                if (dx, dy) not in scored])
         dx, dy = best()
-        to_image = cv2.getPerspectiveTransform(_CANON_CORNERS, quad)
-        moved = cv2.perspectiveTransform((_CANON_CORNERS + np.float32([dx, dy]))[None],
-                                         to_image)[0]
+        moved = _moved_quad(quad, dx, dy)
         shift = _in_view(view, moved).mean(axis=0) - _in_view(view, quad).mean(axis=0)
         return rect.moved(float(shift[0]), float(shift[1]), 0.0), order_quad(moved)
 
