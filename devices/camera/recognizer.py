@@ -302,6 +302,10 @@ class Thresholds:
     # surely (Options.whole_index_paired)
     whole_index_learned_prob: float = 0.85
     whole_index_min_prob: float = 0.9
+    # a card the whole-card judge names under this score is refused where the classifier
+    # reads another card on its outline this surely both ways up (Options.whole_learned_veto)
+    whole_veto_below: float = 0.9
+    whole_veto_prob: float = 0.9
     # ... this sure when a look-alike differs from it this little where it shows
     # (Options.near_lookalike): a Piacentine 7 of cups showing its left column, the middle
     # cup under the next card, is a 6 of cups there (gap 0.29-0.46; the classifier named
@@ -583,6 +587,15 @@ class Options:
     # whole and blurred, its judge's separation 0.118 from the 4 of diamonds on its
     # outline, the classifier 0.91 there, the index 0.93)
     whole_index_paired: bool = True
+    # a card the whole-card judge names weakly (under Thresholds.whole_veto_below) is refused
+    # where the classifier reads another card on its outline both ways up
+    # (`whole_veto_prob`): two methods disagreeing on a card seen whole. The template judge
+    # alone named a 6 of swords (score 0.757; the bar is 0.75) on a 7 of swords seen whole,
+    # the classifier 0.997 and 0.998 for the 7 (spent held-out piacentine 9,010,633). Ray
+    # tune 718,300-718,599 two Italian decks and 718,300-718,499 two French: of 163 cards the
+    # whole judge named under 0.9, all right, the classifier read every one the same at 0.98
+    # or more both ways up. Refused, the outline is judged on what shows, as any other
+    whole_learned_veto: bool = True
     # ... and so on the outline fitted to the classifier's card (`_refit_to_learned`), the
     # classifier asked again there (tune 17400-17699 calibrated, four decks: +16 of 3,250;
     # 17700-18099: +12 of 4,394; none false)
@@ -1492,6 +1505,8 @@ class Recognizer:
                                    th.aligned_min_separation, shortlist)
             if not cand.accepted and self._whole_nearly_learned(frame, cand):
                 cand = replace(cand, accepted=True)
+            elif cand.accepted and self._whole_disowned(frame, cand):
+                cand = replace(cand, accepted=False)
             if not cand.accepted and on_show:
                 queued.append((quick, (aligned, shortlist, second)))
                 continue
@@ -2020,6 +2035,19 @@ class Recognizer:
                 return True
         return self._both_ways(crop, label, prob, th.whole_near_learned_prob) and \
             not self._index_refuses(frame, cand.quad, label)
+
+    def _whole_disowned(self, frame: np.ndarray, cand: Candidate) -> bool:
+        """The whole-card judge named `cand` under `whole_veto_below`, and the classifier
+        reads another card on its outline at `whole_veto_prob` both ways up
+        (Options.whole_learned_veto): a weak template match of a look-alike, the card's own
+        difference seen by the network."""
+        th = self.thresholds
+        if self._classifier is None or not self.options.whole_learned_veto or \
+                cand.score >= th.whole_veto_below:
+            return False
+        crop, label, prob = self._guess(frame, cand.quad)
+        return label != cand.label and label not in (BACK, OTHER) and \
+            self._both_ways(crop, label, prob, th.whole_veto_prob)
 
     def _judged_unsure(self, frame: np.ndarray, quad: np.ndarray, cand: Candidate) -> bool:
         """A covered card the partial judge names, whose look-alike differs little where it
@@ -2922,7 +2950,8 @@ class Recognizer:
             return None
         cand = self._judge(frame, order_quad(view.image_points(fitted.corners())),
                            th.aligned_min_separation, shortlist)
-        return (cand, fitted) if cand.accepted else None
+        return (cand, fitted) if cand.accepted and not self._whole_disowned(frame, cand) \
+            else None
 
     def _gauss_newton(self, frame: np.ndarray, view: TableView, rect: CardRect,
                       perm: list[int], label: int) -> tuple[CardRect, float, np.ndarray]:

@@ -8,7 +8,8 @@ deck, calibrated and uncalibrated, today's recogniser (the baseline) beside the 
         [--ab OPTION[,OPTION][:NAME=VALUE[,NAME=VALUE]] ...]  (also the current recogniser
             with those switches flipped and those Thresholds values; repeatable: one each)
         [--ab-classifier DIR]  (... and with DIR's card_classifier_<art>.npz where it has one,
-            and its index_reader_french.npz for French decks:
+            its card_verifier_<art>.npz (the rescue verifier), and its
+            index_reader_french.npz for French decks:
                                 one A/B recogniser, e.g. the session's start)
         [--ab-threshold NAME=VALUE ...]  (... and with these Thresholds values)
 
@@ -1693,17 +1694,20 @@ def main() -> None:
             name = "current " + " ".join(
                 [f"{'+' if on else '-'}{k}" for k, on in flips.items()] +
                 [f"{k}={v:g}" for k, v in values.items()])
-            weights = reader = None
+            weights = reader = verifier = None
             if args.ab_classifier:
                 path = args.ab_classifier / f"card_classifier_{art}.npz"
                 weights = CardClassifier.load(path) if path.exists() else None
                 name += ", other weights" if weights is not None else ""
+                path = args.ab_classifier / f"card_verifier_{art}.npz"
+                verifier = CardClassifier.load(path) if path.exists() else None
+                name += ", other verifier" if verifier is not None else ""
                 path = args.ab_classifier / "index_reader_french.npz"
                 reader = index_reader(path) if art == "french" and path.exists() else None
                 name += ", other index reader" if reader is not None else ""
             recs[name] = Recognizer(art, kind, replace(Thresholds(), **values),
                                     options=replace(Options(), **flips), classifier=weights,
-                                    index_net=reader)
+                                    verifier=verifier, index_net=reader)
         if not args.no_baseline:
             recs = {"baseline": Recognizer(art, kind, options=baseline_options()), **recs}
         runs = bench(deck, args.scenes, first, modes, recs, args.source)
