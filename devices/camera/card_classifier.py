@@ -219,6 +219,17 @@ of 2,102, 0 false either way; covered cards of ray tune 712,000-712,199 on jitte
 outlines, sure (>= 0.95) and right 337 -> 352 of 430 and 301 -> 291 of 366. Within noise
 for Napoletane, a loss for Piacentine: the linear light is not what the classifier lacks
 on those frames.
+
+Tried and not kept (2026-12-07, fifty-first session): a fourth rescue verifier, fine-tuned
+from the shipped one on as much data again as its last training added: rescue crops of fresh
+tune scenes 742,000-744,999 (15,760 and 18,420, 1,820 and 2,027 of them cards) with the
+shipped recipe's crops of 745,000-745,499 beside them (--covered-jitters 12 --straddles 4),
+6 epochs. On the held-back tenth (rescue crops of ~744,700-744,999, which the shipped
+verifier never saw either), Napoletane: the shipped verifier 90.79% right, the recipe above
+(--max-lr 1.5e-3, --cover 0.3 --blank 0.3 --blob 0.3) 90.17%, --max-lr 5e-4 unaugmented
+90.95%, augmented so 89.74%; a card at >= 0.7 right 219 with 89 wrong against the recipe's 204
+and 108. Piacentine, the recipe: 92.17% against 91.03%, 151/57 against 159/71. The verifier
+is at what its labels allow: more of the same hypotheses does not teach it more.
 """
 
 from __future__ import annotations
