@@ -826,13 +826,17 @@ def test_a_card_named_by_a_close_match_only_is_refused_when_its_index_reads_anot
         seed: int, kind: str, false: str) -> None:
     """Tune scenes, no calibration: a 3 of spades seen whole matched a 3 of clubs at 0.81,
     and a blurred 9 of spades, its outline cut short by a chip, a 7 at 0.77 (the bar is
-    0.75); each index reads the card it is. Refused now; the other cards as before."""
+    0.75); each index reads the card it is. Refused now; the other cards as before, or
+    more. (The classifier reads the 3 of spades surely too, so the whole-card veto,
+    whole_learned_veto, refuses the 3 of clubs as well, off in the arm before; its outline
+    is then judged on what shows and named the 3 of spades.)"""
     scene = wide_scene(seed, "french", kind)
     now = score_wide(Recognizer("french", kind).recognize(scene.frame), scene.truth)
     before = score_wide(Recognizer("french", kind, options=Options(
-        index_checks_whole=False)).recognize(scene.frame), scene.truth)
+        index_checks_whole=False, whole_learned_veto=False)).recognize(scene.frame),
+        scene.truth)
     assert before.false == 1 and before.false_examples[0].startswith(f"{false}@")
-    assert now.false == 0 and now.right == before.right
+    assert now.false == 0 and now.right >= before.right
 
 
 @pytest.mark.parametrize("seed, code", [(17166, "6b"), (17189, "6d"), (17125, "5s")])

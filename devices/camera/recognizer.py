@@ -594,7 +594,9 @@ class Options:
     # the classifier 0.997 and 0.998 for the 7 (spent held-out piacentine 9,010,633). Ray
     # tune 718,300-718,599 two Italian decks and 718,300-718,499 two French: of 163 cards the
     # whole judge named under 0.9, all right, the classifier read every one the same at 0.98
-    # or more both ways up. Refused, the outline is judged on what shows, as any other
+    # or more both ways up. Refused, the outline is judged on what shows, as any other (wide
+    # tune french40 15,585 uncalibrated: a 3 of spades seen whole matched a 3 of clubs at
+    # 0.81, refused by its index before, is refused by this too and then named the 3 of spades)
     whole_learned_veto: bool = True
     # ... and so on the outline fitted to the classifier's card (`_refit_to_learned`), the
     # classifier asked again there (tune 17400-17699 calibrated, four decks: +16 of 3,250;
